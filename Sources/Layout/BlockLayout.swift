@@ -258,12 +258,13 @@ struct BlockLayout {
         items[last].elements.append(.text(drawn, x: right - drawn.width, baseline: baseline))
         items[last].elements.append(.structure([.artifact]))
         let dot = max(0.6, text.style.baseFont.size * 0.09)
-        var dotX = (((x + line.width + gap / 3) - left) / 4).rounded(.up) * 4 + left
+        let pitch = 4.0
+        let firstDot = (((x + line.width + gap / 3) - left) / pitch).rounded(.up) * pitch + left
+        let end = right - number.width - gap / 3
+        let count = end - dot > firstDot ? Int(((end - dot - firstDot) / pitch).rounded(.up)) : 0
         let color = text.runs.first?.style.color ?? .black
-        while dotX + dot < right - number.width - gap / 3 {
-            items[last].elements.append(.fill(Rect(x: dotX, y: baseline - dot, width: dot, height: dot), color))
-            dotX += 4
-        }
+        items[last].elements.append(
+            .leader(x: firstDot, baseline: baseline, count: count, dot: dot, pitch: pitch, color: color))
         return items
     }
 

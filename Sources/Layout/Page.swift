@@ -49,6 +49,10 @@ public enum PageElement {
     case fill(Rect, RGBAColor)
     /// A straight line of `width` pt.
     case line(from: Point, to: Point, width: Double, color: RGBAColor)
+    /// A dot leader: `count` square dots of side `dot` pt, one every `pitch` pt, the first with
+    /// its left edge at `x`, all standing on `baseline` (a contents entry's dots). Drawn as one
+    /// dashed stroke, not a rectangle a dot.
+    case leader(x: Double, baseline: Double, count: Int, dot: Double, pitch: Double, color: RGBAColor)
     /// A clickable area.
     case link(Rect, LinkTarget)
     /// A named destination (`#id` targets), at the top of what it names.

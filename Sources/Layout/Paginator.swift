@@ -728,6 +728,8 @@ extension PageElement {
             .line(
                 from: Point(x: start.x, y: start.y + dy), to: Point(x: end.x, y: end.y + dy), width: width, color: color
             )
+        case .leader(let x, let baseline, let count, let dot, let pitch, let color):
+            .leader(x: x, baseline: baseline + dy, count: count, dot: dot, pitch: pitch, color: color)
         case .link(let rect, let target):
             .link(Rect(x: rect.x, y: rect.y + dy, width: rect.width, height: rect.height), target)
         case .destination(let name, let point): .destination(name: name, at: Point(x: point.x, y: point.y + dy))

@@ -255,6 +255,10 @@ public final class CairoPDFRenderer: PageRenderer {
                     cairo_line_to(cr, segment.to.x, segment.to.y)
                 }
                 cairo_stroke(cr)
+            case .leader(let x, let baseline, let count, let dot, let pitch, let color):
+                guard count > 0 else { break }
+                markContent()
+                drawLeader(x: x, baseline: baseline, count: count, dot: dot, pitch: pitch, color: color)
             case .link(_, let target):
                 let drawnLink = pendingLinks.isEmpty ? nil : pendingLinks.removeFirst()
                 // One annotation for the rectangles of a link's lines on this page.
@@ -774,6 +778,23 @@ public final class CairoPDFRenderer: PageRenderer {
         } else {
             cairo_set_source_rgba(cr, color.red, color.green, color.blue, color.alpha)
         }
+    }
+
+    /// Draws a dot leader (``PageElement/leader(x:baseline:count:dot:pitch:color:)``) as one
+    /// stroke along the dots' middle, `dot` pt wide with butt caps and a dash of `dot` pt on,
+    /// `pitch − dot` off (PDF 1.7 §8.4.3.6): each dash is one square dot, and the page holds one
+    /// path for the row, not a rectangle and a fill a dot.
+    private func drawLeader(x: Double, baseline: Double, count: Int, dot: Double, pitch: Double, color: RGBAColor) {
+        cairo_save(cr)
+        setColor(color)
+        cairo_set_line_width(cr, dot)
+        cairo_set_line_cap(cr, CAIRO_LINE_CAP_BUTT)
+        var dashes = [dot, max(0, pitch - dot)]
+        cairo_set_dash(cr, &dashes, 2, 0)
+        cairo_move_to(cr, x, baseline - dot / 2)
+        cairo_line_to(cr, x + Double(count - 1) * pitch + dot, baseline - dot / 2)
+        cairo_stroke(cr)
+        cairo_restore(cr)
     }
 
     /// Draws the line with its left edge at `x` and its baseline at `baseline`: only the

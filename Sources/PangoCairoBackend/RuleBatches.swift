@@ -11,7 +11,7 @@ import Typography
 ///
 /// A batch is drawn where its first rule was, so later rules move earlier in the drawing
 /// order; a batch is closed at every element that paints an area (`.fill`, `.image`,
-/// `.ornament`), so no rule moves under a panel drawn after it. Rules that do not overlap
+/// `.ornament`, `.leader`), so no rule moves under a panel drawn after it. Rules that do not overlap
 /// anything (a table's, between its rows' padding) rasterize as before.
 struct RuleBatches {
     /// One stroked segment, pt.
@@ -40,7 +40,7 @@ struct RuleBatches {
         while i < elements.count {
             defer { i += 1 }
             switch elements[i] {
-            case .fill, .image, .ornament:
+            case .fill, .image, .ornament, .leader:
                 open.removeAll()
             case .structure(let path) where path.last?.role == .artifact:
                 var end = i + 1

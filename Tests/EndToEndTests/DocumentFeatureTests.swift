@@ -299,6 +299,38 @@ import Typography
         }
     }
 
+    /// Each contents entry's leader is a row of dots 4 pt apart from its text to its number,
+    /// drawn as one dashed stroke: the page holds a dash setting an entry, not a rectangle a dot.
+    @Test func contentsLeadersAreRowsOfDotsDrawnAsOneStroke() throws {
+        let names = ["Alpha", "Bravo", "Charlie", "Delta", "Echo", "Foxtrot"]
+        var markdown = "---\ntoc: true\n---\n\n"
+        for name in names { markdown += "# \(name)\n\nText.\n\n" }
+        let (pdf, _) = try Render.markdown(markdown, name: "feature-toc-leaders")
+        let streams = try PDFProbe.contentStreams(pdf)
+        let dashes = streams.components(separatedBy: "] 0 d\n").count - 1
+        let rectangles = streams.components(separatedBy: " re\n").count - 1
+        #expect(dashes == names.count, "one dash setting an entry: \(dashes)")
+        #expect(rectangles < names.count, "no rectangle a dot: \(rectangles)")
+        // Read at 144 dpi (2 px a pt): between each entry's text and number, a dot every 4 pt.
+        let image = try PDFProbe.greyImage(pdf, page: 1, dpi: 144)
+        let lines = Self.lines(Self.bodyWords(try PDFProbe.words(pdf)).filter { $0.page == 1 })
+        for name in names {
+            let entry = try #require(lines.first { $0.first?.text == name && $0.count == 2 }, "the entry of \(name)")
+            let (text, number) = (entry[0], entry[1])
+            let rows = Int((text.yMax - 3) * 2)...Int(text.yMax * 2)
+            let columns = Int(text.xMax * 2)..<Int(number.xMin * 2)
+            var dots = 0
+            var inked = false
+            for x in columns {
+                let ink = rows.contains { image.samples[$0 * image.width + x] < 160 }
+                if ink && !inked { dots += 1 }
+                inked = ink
+            }
+            let expected = (number.xMin - text.xMax) / 4
+            #expect(abs(Double(dots) - expected) < 4, "\(name): \(dots) dots where about \(expected) fit")
+        }
+    }
+
     /// A heading in a right-to-left script is listed as every entry is: its text from the
     /// left edge (at its level's indent), the leader dots after it, the number flush right.
     @Test func rightToLeftHeadingsAreListedFromTheLeft() throws {

@@ -56,13 +56,19 @@ public enum PDFProbe {
     public static func rowsWithInk(
         _ pdf: String, page: Int, dpi: Double, crop: [String] = [], threshold: UInt8 = 128
     ) throws -> [Int] {
+        let image = try greyImage(pdf, page: page, dpi: dpi, crop: crop)
+        let width = image.width
+        return (0..<image.height).filter { y in (0..<width).contains { image.samples[y * width + $0] < threshold } }
+    }
+
+    /// Page `page` (1-based) of `pdf` rendered in grey at `dpi` by pdftoppm, `crop` its crop
+    /// options (`-x`, `-y`, `-W`, `-H`).
+    public static func greyImage(_ pdf: String, page: Int, dpi: Double, crop: [String] = []) throws -> NetpbmImage {
         let out = Render.folder + "/ink-\(UUID().uuidString.prefix(6))"
         let options = ["-gray", "-r", "\(Int(dpi))", "-f", "\(page)", "-l", "\(page)", "-singlefile"]
         try run("pdftoppm", options + crop + [pdf, out])
         defer { try? FileManager.default.removeItem(atPath: out + ".pgm") }
-        let image = try #require(NetpbmImage(path: out + ".pgm"))
-        let width = image.width
-        return (0..<image.height).filter { y in (0..<width).contains { image.samples[y * width + $0] < threshold } }
+        return try #require(NetpbmImage(path: out + ".pgm"))
     }
 
     /// The uncompressed page content streams (qpdf QDF form), to look for drawing operators.
