@@ -18,6 +18,8 @@ public final class DefinitionLoader: @unchecked Sendable {
     private var asked = Set<String>()
     /// Languages waiting for the thread, with their sample. Guarded by `condition`.
     private var waiting: [(language: String, sample: String)] = []
+    /// Languages asked for whose definition's name is not yet looked up. Guarded by `condition`.
+    private var unnamed: [String] = []
     /// Whether the thread is running. Guarded by `condition`.
     private var running = false
     /// The definitions loaded so far. Guarded by `condition`.
@@ -34,10 +36,15 @@ public final class DefinitionLoader: @unchecked Sendable {
         defer { condition.unlock() }
         guard asked.count < Self.languageLimit, asked.insert(language.lowercased()).inserted else { return }
         waiting.append((language, sample))
+        unnamed.append(language)
         guard !running else { return }
         running = true
         let thread = Thread { [self] in
             while let next = take() {
+                // Every language asked is named first, each a lookup in the library's index: a
+                // pass that asks only which definition a language names (the survey) then finds
+                // it remembered, without waiting for the library while a definition loads.
+                for language in takeUnnamed() { _ = CodeHighlighter.definition(forLanguage: language) }
                 guard let definition = CodeHighlighter.definition(forLanguage: next.language) else { continue }
                 _ = CodeHighlighter.tokens(in: next.sample, definition: definition)
                 noteLoaded(definition)
@@ -65,6 +72,7 @@ public final class DefinitionLoader: @unchecked Sendable {
     public func cancel() {
         condition.lock()
         waiting.removeAll()
+        unnamed.removeAll()
         condition.unlock()
         finish()
     }
@@ -73,6 +81,14 @@ public final class DefinitionLoader: @unchecked Sendable {
         condition.lock()
         defer { condition.unlock() }
         loaded.append(definition)
+    }
+
+    /// The languages asked for and not yet named, now handed to the thread.
+    private func takeUnnamed() -> [String] {
+        condition.lock()
+        defer { condition.unlock() }
+        defer { unnamed.removeAll() }
+        return unnamed
     }
 
     /// The next language to load, or nil when none waits (the thread then ends).

@@ -256,7 +256,6 @@ public final class CairoPDFRenderer: PageRenderer {
                 }
                 cairo_stroke(cr)
             case .leader(let x, let baseline, let count, let dot, let pitch, let color):
-                guard count > 0 else { break }
                 markContent()
                 drawLeader(x: x, baseline: baseline, count: count, dot: dot, pitch: pitch, color: color)
             case .link(_, let target):
@@ -785,6 +784,7 @@ public final class CairoPDFRenderer: PageRenderer {
     /// `pitch − dot` off (PDF 1.7 §8.4.3.6): each dash is one square dot, and the page holds one
     /// path for the row, not a rectangle and a fill a dot.
     private func drawLeader(x: Double, baseline: Double, count: Int, dot: Double, pitch: Double, color: RGBAColor) {
+        guard count > 0 else { return }
         cairo_save(cr)
         setColor(color)
         cairo_set_line_width(cr, dot)

@@ -6,21 +6,16 @@ import Foundation
 ///
 /// glibc keeps freed blocks in its arenas — the main heap and one per thread — and returns only
 /// what sits at a heap's top; `malloc_trim(3)` "attempts to release free memory from the heap"
-/// (every arena, whole free pages anywhere in it). The function is looked up at run time, so
-/// with another C library this does nothing. Because it reaches every arena, it is called only
+/// (every arena, whole free pages anywhere in it). The function is looked up at run time
+/// (``GlibcFunctions``), so with another C library this does nothing. Because it reaches every arena, it is called only
 /// for a render that owns its process (`RenderOptions.tunesHeap`): beside other renders it
 /// would take their free pages too, each to be faulted in again.
 package enum FreedMemory {
-    private typealias Trim = @convention(c) (Int) -> Int32
-
     /// Releases free heap pages (glibc `malloc_trim(0)`); does nothing where it is missing.
     package static func release() {
-        // RTLD_DEFAULT (a null handle): search every loaded library.
-        guard let symbol = dlsym(nil, "malloc_trim") else { return }
-        _ = unsafeBitCast(symbol, to: Trim.self)(0)
+        _ = GlibcFunctions.mallocTrim?(0)
     }
 
-    private typealias MallOpt = @convention(c) (Int32, Int32) -> Int32
     /// glibc's `M_MMAP_THRESHOLD` (`<malloc.h>`).
     private static let mmapThresholdParameter: Int32 = -3
     /// The size from which a block is mapped, bytes: the arrays that matter are megabytes,
@@ -42,7 +37,7 @@ package enum FreedMemory {
     /// that raising off.
     @discardableResult
     package static func mapLargeBlocks() -> Bool {
-        guard let symbol = dlsym(nil, "mallopt") else { return false }
-        return unsafeBitCast(symbol, to: MallOpt.self)(mmapThresholdParameter, largeBlock) != 0
+        guard let mallopt = GlibcFunctions.mallopt else { return false }
+        return mallopt(mmapThresholdParameter, largeBlock) != 0
     }
 }

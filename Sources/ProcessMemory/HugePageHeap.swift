@@ -38,7 +38,6 @@ package enum HugePageHeap {
     /// The size of a transparent huge page on x86-64 and arm64 (4 KiB pages), bytes.
     static let hugePage = 2 << 20
 
-    private typealias MallOpt = @convention(c) (Int32, Int32) -> Int32
     // glibc <malloc.h>.
     private static let trimThreshold: Int32 = -1, topPad: Int32 = -2, mmapThreshold: Int32 = -3
     /// glibc's default top pad (`DEFAULT_TOP_PAD`, 128 KiB), restored once the heap has grown.
@@ -57,20 +56,16 @@ package enum HugePageHeap {
     /// True on the process's first thread, the one glibc serves from the heap `sbrk` grows (its
     /// main arena; Linux: the thread whose id is the process id).
     static var isMainThread: Bool {
-        guard let symbol = dlsym(nil, "gettid") else { return false }
-        return unsafeBitCast(symbol, to: GetTID.self)() == getpid()
+        guard let gettid = GlibcFunctions.gettid else { return false }
+        return gettid() == getpid()
     }
-    private typealias GetTID = @convention(c) () -> pid_t
 
     /// Grows the heap's top by ``reserve`` on huge pages (see the type's description); returns
     /// the bytes asked for huge pages, 0 when it did nothing. Call on the thread that draws the
     /// pages, before Cairo makes its large copies.
     @discardableResult
     package static func prepare() -> Int {
-        guard isMainThread, hugePagesOnRequest,
-            let symbol = dlsym(nil, "mallopt")
-        else { return 0 }
-        let mallopt = unsafeBitCast(symbol, to: MallOpt.self)
+        guard isMainThread, hugePagesOnRequest, let mallopt = GlibcFunctions.mallopt else { return 0 }
         guard mallopt(mmapThreshold, largestMmapThreshold) != 0, mallopt(trimThreshold, Int32(2 * reserve)) != 0,
             mallopt(topPad, Int32(reserve - probe)) != 0
         else { return 0 }

@@ -1,5 +1,6 @@
 internal import CodeHighlighting
 import Foundation
+internal import ProcessMemory
 import Styling
 import Typography
 
@@ -44,6 +45,8 @@ extension Typesetter {
             }
         }
         guard !samples.isEmpty else { return nil }
+        // Before the loader's thread opens the highlighting library (see GlibcFunctions).
+        GlibcFunctions.lookUp()
         let loader = DefinitionLoader()
         for sample in samples.prefix(DefinitionLoader.languageLimit) {
             loader.load(language: sample.language, sample: sample.sample)

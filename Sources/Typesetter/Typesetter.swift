@@ -182,6 +182,8 @@ public enum Typesetter {
         document: Document, diagnostics parseDiagnostics: [Diagnostic], to output: String,
         options requested: RenderOptions, threaded: Bool
     ) throws -> RenderReport {
+        // Before the survey opens the highlighting library on another thread.
+        GlibcFunctions.lookUp()
         if requested.tunesHeap {
             FreedMemory.mapLargeBlocks()
             FreedMemory.release()
