@@ -263,8 +263,10 @@ struct BlockLayout {
         let end = right - number.width - gap / 3
         let count = end - dot > firstDot ? Int(((end - dot - firstDot) / pitch).rounded(.up)) : 0
         let color = text.runs.first?.style.color ?? .black
-        items[last].elements.append(
-            .leader(x: firstDot, baseline: baseline, count: count, dot: dot, pitch: pitch, color: color))
+        if count > 0 {
+            items[last].elements.append(
+                .leader(x: firstDot, baseline: baseline, count: count, dot: dot, pitch: pitch, color: color))
+        }
         return items
     }
 
