@@ -102,9 +102,10 @@ public struct Styler: Sendable {
     /// per document, at the first one's place, quoting it, with the count.
     var unreadInlineImages = ExampleTally()
     var remoteInlineImages = ExampleTally()
-    /// Paragraphs that are Pandoc's block syntax CommonMark does not have (grid tables, line
-    /// blocks, example lists, lettered and Roman list markers), kept as text.
-    var pandocBlocks = ExampleTally()
+    /// Paragraphs that are Pandoc's block syntax CommonMark does not have (grid tables with
+    /// spanning cells, line blocks, example lists, lettered and Roman list markers), kept as
+    /// text: a tally for each kind (``pandocBlockName(_:)``), in the order first met.
+    var pandocBlocks: [(name: String, tally: ExampleTally)] = []
     /// Links into other Markdown files (`other.md#part`): counted, one warning per document.
     var otherFileLinks: (count: Int, first: (String, SourceLocation?)?) = (0, nil)
     /// The last structure element id handed out (``newElement(_:alternativeText:in:)``).
@@ -255,7 +256,14 @@ public struct Styler: Sendable {
             if !block.attributes.classes.contains(Attributes.escapedOpeningClass),
                 let opening = Styler.pandocBlockOpening(inlines)
             {
-                pandocBlocks.add(opening, at: block.location)
+                let name = Styler.pandocBlockName(opening)
+                if let kind = pandocBlocks.firstIndex(where: { $0.name == name }) {
+                    pandocBlocks[kind].tally.add(opening, at: block.location)
+                } else {
+                    var tally = ExampleTally()
+                    tally.add(opening, at: block.location)
+                    pandocBlocks.append((name, tally))
+                }
             }
             let displayed = Styler.displayMathSegments(inlines) != nil
             if displayed { context.alignment = .center }
@@ -990,29 +998,29 @@ public struct Styler: Sendable {
     }
 
     /// Names what was tallied as it was met: the images set as alt text inside lines (those
-    /// that could not be read, and remote ones) and Pandoc's block syntax. A warning for each
+    /// that could not be read, and remote ones) and each kind of Pandoc's block syntax. A warning for each
     /// of the first few of a kind, each quoting what is written (at most 60 characters) and
     /// placed where it is written (``Diagnostic/subject``), the last standing for the rest
     /// (``Diagnostic/repeats``), so ``Diagnostic/coalesced(_:)`` says them as one warning with
     /// their count.
     mutating func warnTalliedExamples() {
-        let kinds: [(ExampleTally, Diagnostic.Kind, (String) -> String)] = [
-            (
-                unreadInlineImages, .image,
-                { "image '\($0)' inside a line of text could not be read; shown as its alt text" }
-            ),
-            (
-                remoteInlineImages, .image,
-                { "remote image '\($0)' inside a line of text is not fetched; shown as its alt text" }
-            ),
-            (
-                pandocBlocks, .content,
-                {
-                    "'\($0)' opens Pandoc's \(Styler.pandocBlockName($0)), which CommonMark and GitHub do not have; "
-                        + "set as text"
-                }
-            ),
-        ]
+        let kinds: [(ExampleTally, Diagnostic.Kind, (String) -> String)] =
+            [
+                (
+                    unreadInlineImages, .image,
+                    { "image '\($0)' inside a line of text could not be read; shown as its alt text" }
+                ),
+                (
+                    remoteInlineImages, .image,
+                    { "remote image '\($0)' inside a line of text is not fetched; shown as its alt text" }
+                ),
+            ]
+            + pandocBlocks.map { kind in
+                (
+                    kind.tally, .content,
+                    { "'\($0)' opens Pandoc's \(kind.name), which CommonMark and GitHub do not have; set as text" }
+                )
+            }
         for (tally, kind, message) in kinds {
             for (index, example) in tally.examples.enumerated() {
                 let shown = example.source.count > 60 ? example.source.prefix(60) + "…" : example.source
@@ -1764,7 +1772,7 @@ extension Styler {
 
     /// What the opening ``pandocBlockOpening(_:)`` found names.
     static func pandocBlockName(_ opening: String) -> String {
-        if opening.hasPrefix("+") { return "grid table" }
+        if opening.hasPrefix("+") { return "grid table with cells that span" }
         if opening.hasPrefix("|") { return "line block" }
         if opening.hasPrefix("(@") { return "example list" }
         if opening == "Table:" { return "table caption" }

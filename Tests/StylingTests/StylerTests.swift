@@ -220,14 +220,14 @@ import Typography
         #expect(!doc.diagnostics.contains { $0.message.contains("last page") }, "\(doc.diagnostics)")
     }
 
-    /// Pandoc's block syntax that CommonMark reads as text — a grid table, a line block, an
+    /// Pandoc's block syntax that CommonMark reads as text — a grid table whose cells span, a line block, an
     /// example list, lettered, Roman and `#.` list markers (also in parentheses), a table's
     /// `Table:` caption — is set as text with a warning at
     /// its first line; prose that only starts alike (`A. Smith`, one `i.` line), a pipe table
     /// and an opening written escaped (`\(@)`) are not warned about.
     @Test func pandocOnlyBlockSyntaxIsNamed() {
         let warned: [(String, String)] = [
-            ("+---+---+\n| a | b |\n+===+===+\n| 1 | 2 |\n+---+---+", "grid table"),
+            ("+---+---+\n| a     |\n+===+===+\n| 1 | 2 |\n+---+---+", "grid table with cells that span"),
             ("| The limerick packs\n| In space", "line block"),
             ("(@) First.\n(@) Second.", "example list"),
             ("a) alpha\nb) beta", "letters"), ("ii. two\niii. three", "Roman"), ("#. one\n#. two", "# as markers"),
@@ -240,6 +240,13 @@ import Typography
             #expect(warnings.count == 1 && warnings.first?.message.contains(name) == true, "\(markdown): \(warnings)")
             #expect(warnings.first?.location?.line == 3, "\(markdown): \(warnings)")
         }
+        // Each kind is its own warning, counting its own.
+        let mixed = style("a. one\nb. two\n\n| line\n| block\n\nc. x\nd. y\n\ne. x\nf. y\n\ng. x\nh. y\n\ni. x\nj. y\n")
+        let named = mixed.diagnostics.filter { $0.message.contains("Pandoc's") }
+        let lists = named.filter { $0.message.contains("letters") }
+        let blocks = named.filter { $0.message.contains("line block") }
+        #expect(lists.map(\.repeats).reduce(0, +) == 5, "\(named)")
+        #expect(blocks.map(\.repeats).reduce(0, +) == 1, "\(named)")
         for markdown in [
             "A. Smith wrote this.", "i. alone on a line", "| a | b |\n|---|---|\n| 1 | 2 |", "Plain text.",
             "(a) alone on a line", "Table of contents.", "(see below) and\n(more) text",

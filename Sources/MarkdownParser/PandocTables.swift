@@ -1,0 +1,515 @@
+/// Pandoc's simple, multiline and grid tables (Pandoc's manual, "Pandoc's Markdown", "Tables"),
+/// rewritten before the parse as the pipe tables of GitHub Flavored Markdown, which cmark-gfm
+/// reads: each row one line, its cells' lines joined by a space, each column aligned as Pandoc
+/// aligns it. CommonMark has none of the three, and read as it reads them a multiline table's
+/// rules became thematic breaks and its last row a setext heading.
+///
+/// The rewritten table takes as many lines as the table written, its last lines blank, so that
+/// every line after it keeps its number. A table inside a list item, a quote or code is left as
+/// it is, as is a grid table with cells that span rows or columns (its text is then read as
+/// written, with the warning for Pandoc's syntax).
+enum PandocTables {
+    /// One column: where its dashes start and end (display columns, the end excluded), and its
+    /// alignment's delimiter cell (`---`, `:--`, `--:`, `:-:`).
+    struct Column {
+        var start: Int
+        var end: Int
+        var delimiter = "---"
+    }
+
+    /// A line as display columns: each Unicode scalar with the column it starts at (a wide East
+    /// Asian character takes two, a tab runs to the next multiple of 4, as Pandoc expands it).
+    struct Cells {
+        var scalars: [(scalar: Unicode.Scalar, column: Int)] = []
+        var width = 0
+        /// For each column (and the line's end), the index of the first scalar at or after it.
+        private var firstAt: [Int] = []
+
+        init(_ line: Substring) {
+            for scalar in line.unicodeScalars where scalar != "\n" && scalar != "\r" {
+                if scalar == "\t" {
+                    let next = (width / 4 + 1) * 4
+                    while width < next {
+                        scalars.append((" ", width))
+                        width += 1
+                    }
+                    continue
+                }
+                scalars.append((scalar, width))
+                width += Self.width(of: scalar)
+            }
+            firstAt.reserveCapacity(width + 1)
+            var index = 0
+            for column in 0...width {
+                while index < scalars.count, scalars[index].column < column { index += 1 }
+                firstAt.append(index)
+            }
+        }
+
+        /// The scalars from display column `from` to `to` (nil: the line's end).
+        private func range(from: Int, to: Int?) -> Range<Int> {
+            let start = firstAt[min(max(0, from), width)]
+            let end = to.map { firstAt[min(max(0, $0), width)] } ?? scalars.count
+            return start..<max(start, end)
+        }
+
+        /// The text between display columns `from` and `to` (nil: the line's end), trimmed.
+        func text(from: Int, to: Int?) -> String {
+            var result = String.UnicodeScalarView()
+            for index in range(from: from, to: to) { result.append(scalars[index].scalar) }
+            return String(result).trimmingSpaces
+        }
+
+        /// The first and last (excluded) columns holding other than a space, within `from..<to`.
+        func inked(from: Int, to: Int) -> (start: Int, end: Int)? {
+            let inked = scalars[range(from: from, to: to)].filter { $0.scalar != " " }
+            guard let first = inked.first, let last = inked.last else { return nil }
+            return (first.column, last.column + Self.width(of: last.scalar))
+        }
+
+        /// The scalar at display column `column`, nil past the line's end or inside a wide one.
+        func scalar(at column: Int) -> Unicode.Scalar? {
+            guard column >= 0, column < width else { return nil }
+            let index = firstAt[column]
+            return index < scalars.count && scalars[index].column == column ? scalars[index].scalar : nil
+        }
+
+        static func width(of scalar: Unicode.Scalar) -> Int {
+            let value = scalar.value
+            if scalar.properties.generalCategory == .nonspacingMark
+                || scalar.properties.generalCategory == .enclosingMark
+            {
+                return 0
+            }
+            let wide =
+                (0x1100...0x115F).contains(value) || (0x2E80...0xA4CF).contains(value)
+                || (0xAC00...0xD7A3).contains(value) || (0xF900...0xFAFF).contains(value)
+                || (0xFE30...0xFE4F).contains(value) || (0xFF00...0xFF60).contains(value)
+                || (0xFFE0...0xFFE6).contains(value) || (0x1F300...0x1F64F).contains(value)
+                || (0x20000...0x3FFFD).contains(value)
+            return wide ? 2 : 1
+        }
+    }
+
+    /// `text` with every Pandoc table rewritten, and the line (1-based, counting from
+    /// `firstLine`) of each table rewritten; nil when `text` holds none.
+    static func rewriting(_ text: String, firstLine: Int = 1) -> (text: String, tables: [Int])? {
+        guard mayHoldTables(text) else { return nil }
+        var lines = text.split(separator: "\n", omittingEmptySubsequences: false)
+        var tables: [Int] = []
+        var index = 0
+        var previousBlank = true
+        var fence: (character: Character, count: Int)?
+        var inPre = false
+        let closings = Closings(lines)
+        while index < lines.count {
+            let line = lines[index]
+            let trimmed = line.drop { $0 == " " }
+            let indent = line.count - trimmed.count
+            let blank = trimmed.allSatisfy { $0 == " " || $0 == "\t" || $0 == "\r" }
+            if let open = fence {
+                let run = trimmed.prefix { $0 == open.character }.count
+                if run >= open.count, trimmed.dropFirst(run).allSatisfy({ $0 == " " || $0 == "\r" }) { fence = nil }
+                index += 1
+                continue
+            }
+            if inPre {
+                if line.contains("</pre>") { inPre = false }
+                index += 1
+                continue
+            }
+            if indent < 4, let first = trimmed.first, first == "`" || first == "~" {
+                let run = trimmed.prefix { $0 == first }.count
+                if run >= 3 {
+                    fence = (first, run)
+                    previousBlank = false
+                    index += 1
+                    continue
+                }
+            }
+            if indent < 4, trimmed.hasPrefix("<pre"), !line.contains("</pre>") {
+                inPre = true
+                index += 1
+                continue
+            }
+            if previousBlank, !blank, indent < 4, line.first != "\t",
+                let table = table(in: lines, at: index, closings: closings)
+            {
+                for (offset, rewritten) in table.lines.enumerated() {
+                    lines[index + offset] = Substring(rewritten)
+                }
+                for padding in (index + table.lines.count)..<(index + table.consumed) { lines[padding] = "" }
+                tables.append(firstLine + index)
+                index += table.consumed
+                previousBlank = true
+                continue
+            }
+            previousBlank = blank
+            index += 1
+        }
+        let captions = captionLines(lines)
+        for line in captions {
+            let text = lines[line].drop { $0 == " " }
+            let caption = text.hasPrefix("Table:") ? text.dropFirst(6) : text.dropFirst(1)
+            lines[line] = Substring("[" + caption.drop { $0 == " " } + "]{.caption}")
+        }
+        guard !tables.isEmpty || !captions.isEmpty else { return nil }
+        return (lines.joined(separator: "\n"), tables)
+    }
+
+    /// The lines that are a table's caption in Pandoc's syntax: a paragraph of one line that
+    /// opens with `Table:` or `:`, a blank line between it and a table's first or last line
+    /// (a pipe table's, as written or rewritten). Text with brackets or braces, which the
+    /// caption's span could not hold, is left as it is.
+    static func captionLines(_ lines: [Substring]) -> [Int] {
+        var captions: [Int] = []
+        for index in lines.indices {
+            let text = lines[index].drop { $0 == " " }
+            guard lines[index].count - text.count < 4, text.hasPrefix("Table: ") || text.hasPrefix(": "),
+                !text.contains(where: { "[]{}".contains($0) }),
+                index == 0 || isBlank(lines[index - 1]), index + 1 == lines.count || isBlank(lines[index + 1])
+            else { continue }
+            var before = index - 1
+            while before >= 0, isBlank(lines[before]) { before -= 1 }
+            var after = index + 1
+            while after < lines.count, isBlank(lines[after]) { after += 1 }
+            let tableBefore = before >= 0 && isPipeRow(lines[before])
+            let tableAfter = after + 1 < lines.count && isPipeRow(lines[after]) && isDelimiterRow(lines[after + 1])
+            if tableBefore || tableAfter { captions.append(index) }
+        }
+        return captions
+    }
+
+    /// Whether `line` is a pipe table's row written with its outer pipes.
+    static func isPipeRow(_ line: Substring) -> Bool {
+        let text = line.drop { $0 == " " }.reversed().drop { $0 == " " || $0 == "\r" }
+        return text.first == "|" && line.drop { $0 == " " }.first == "|"
+    }
+
+    /// Whether `line` is a pipe table's delimiter row (`| --- | :-: |`).
+    static func isDelimiterRow(_ line: Substring) -> Bool {
+        let cells = line.split(separator: "|", omittingEmptySubsequences: true).map {
+            $0.filter { $0 != " " && $0 != "\t" && $0 != "\r" }
+        }.filter { !$0.isEmpty }
+        return !cells.isEmpty
+            && cells.allSatisfy { cell in
+                let dashes = cell.drop { $0 == ":" }.reversed().drop { $0 == ":" }
+                return !dashes.isEmpty && dashes.allSatisfy { $0 == "-" }
+            }
+    }
+
+    /// Whether `text` has a line that may open one of the tables (two groups of dashes, or a
+    /// grid table's `+`) or a caption (`: `, `Table: `). Two reads of its bytes at most.
+    static func mayHoldTables(_ text: String) -> Bool {
+        var lineStart = true
+        var colonAtLineStart = false
+        // How much of `Table: ` the line has matched so far (-1: the line is not one).
+        var captionMatched = 0
+        let caption = Array("Table: ".utf8)
+        var previous: UInt8 = 0
+        var dashesThenSpace = false
+        for byte in text.utf8 {
+            if lineStart, byte == UInt8(ascii: "+") { return true }
+            if colonAtLineStart, byte == 0x20 { return true }
+            if captionMatched >= 0, byte != 0x0A {
+                captionMatched = byte == caption[captionMatched] ? captionMatched + 1 : -1
+                if captionMatched == caption.count { return true }
+            }
+            colonAtLineStart = lineStart && byte == UInt8(ascii: ":")
+
+            if byte == 0x0A {
+                lineStart = true
+                captionMatched = 0
+                dashesThenSpace = false
+            } else if byte != 0x20 {
+                if byte == UInt8(ascii: "-"), dashesThenSpace, previous == 0x20 { return true }
+                lineStart = false
+            }
+            if byte == 0x20, previous == UInt8(ascii: "-") { dashesThenSpace = true }
+            previous = byte
+        }
+        return false
+    }
+
+    /// The table that starts at `lines[start]`: its pipe table's lines, and how many lines of
+    /// `lines` it took; nil when none starts there.
+    static func table(in lines: [Substring], at start: Int, closings: Closings) -> (lines: [String], consumed: Int)? {
+        let first = lines[start].drop { $0 == " " }
+        if first.hasPrefix("+") { return gridTable(in: lines, at: start) }
+        if let columns = dashGroups(lines[start]) {
+            if columns.count == 1 { return multilineTable(in: lines, at: start, closings: closings) }
+            return headerlessTable(in: lines, at: start, columns: columns, closings: closings)
+        }
+        guard start + 1 < lines.count, let columns = dashGroups(lines[start + 1]), columns.count >= 2 else {
+            return nil
+        }
+        return simpleTable(in: lines, at: start, columns: columns)
+    }
+
+    /// The groups of dashes of a line that holds only dashes and spaces, at least three dashes
+    /// in each group; nil for any other line.
+    static func dashGroups(_ line: Substring) -> [Column]? {
+        var columns: [Column] = []
+        var column = 0
+        var open: Int?
+        for character in line where character != "\r" {
+            switch character {
+            case "-":
+                if open == nil { open = column }
+            case " ":
+                if let started = open {
+                    columns.append(Column(start: started, end: column))
+                    open = nil
+                }
+            default:
+                return nil
+            }
+            column += 1
+        }
+        if let started = open { columns.append(Column(start: started, end: column)) }
+        guard !columns.isEmpty, columns.allSatisfy({ $0.end - $0.start >= 3 }) else { return nil }
+        return columns
+    }
+
+    /// A simple table with a header: the header line, the dashed line under it, then one row a
+    /// line to a blank line.
+    static func simpleTable(in lines: [Substring], at start: Int, columns: [Column]) -> (
+        lines: [String], consumed: Int
+    )? {
+        var end = start + 2
+        while end < lines.count, !isBlank(lines[end]) { end += 1 }
+        guard end > start + 2 else { return nil }
+        let aligned = aligning(columns, header: [Cells(lines[start])])
+        var output = [row(cells([Cells(lines[start])], columns: columns))]
+        output.append(delimiterRow(aligned))
+        for line in lines[(start + 2)..<end] {
+            output.append(row(cells([Cells(line)], columns: columns)))
+        }
+        return (output, end - start)
+    }
+
+    /// A table opened by a dashed line of two groups or more: a headerless simple table (a
+    /// row a line) or a headerless multiline table (rows apart by blank lines), closed by a
+    /// dashed line and a blank line.
+    static func headerlessTable(in lines: [Substring], at start: Int, columns: [Column], closings: Closings) -> (
+        lines: [String], consumed: Int
+    )? {
+        guard let close = closings.rule(after: start, grouped: true) else { return nil }
+        let body = lines[(start + 1)..<close]
+        guard !body.isEmpty else { return nil }
+        let aligned = aligning(columns, header: body.first.map { [Cells($0)] } ?? [])
+        var output = [row(aligned.map { _ in "" }), delimiterRow(aligned)]
+        let multiline = body.contains(where: isBlank)
+        for group in multiline ? rowGroups(body) : body.map({ [$0] }) {
+            output.append(row(cells(group.map(Cells.init), columns: columns)))
+        }
+        guard output.count > 2, output.count <= close - start + 1 else { return nil }
+        return (output, close - start + 1)
+    }
+
+    /// A multiline table: a full-width dashed line, the header's lines, a dashed line of the
+    /// columns, rows apart by blank lines, and a full-width dashed line.
+    static func multilineTable(in lines: [Substring], at start: Int, closings: Closings) -> (
+        lines: [String], consumed: Int
+    )? {
+        var separator = start + 1
+        while separator < lines.count, !isBlank(lines[separator]), dashGroups(lines[separator]) == nil {
+            separator += 1
+        }
+        guard separator > start + 1, separator < lines.count, let columns = dashGroups(lines[separator]),
+            columns.count >= 2, let close = closings.rule(after: separator, grouped: false)
+        else { return nil }
+        let header = lines[(start + 1)..<separator].map(Cells.init)
+        let aligned = aligning(columns, header: header)
+        var output = [row(cells(header, columns: columns)), delimiterRow(aligned)]
+        for group in rowGroups(lines[(separator + 1)..<close]) {
+            output.append(row(cells(group.map(Cells.init), columns: columns)))
+        }
+        guard output.count > 2, output.count <= close - start + 1 else { return nil }
+        return (output, close - start + 1)
+    }
+
+    /// A grid table: `+---+---+` rules, `| a | b |` lines between them, `+===+` under the
+    /// header; `:` in a rule aligns its column. Nil when a line's `|` and `+` are not all at
+    /// the columns of the first rule (cells that span).
+    static func gridTable(in lines: [Substring], at start: Int) -> (lines: [String], consumed: Int)? {
+        let top = Cells(lines[start])
+        let boundaries = top.scalars.filter { $0.scalar == "+" }.map(\.column)
+        guard boundaries.count >= 2, isGridRule(top, boundaries: boundaries) else { return nil }
+        var rows: [[Cells]] = []
+        var pending: [Cells] = []
+        var headerRows: Int?
+        var alignmentRule = top
+        var end = start + 1
+        while end < lines.count {
+            let cells = Cells(lines[end])
+            if isGridRule(cells, boundaries: boundaries) {
+                if !pending.isEmpty { rows.append(pending) }
+                pending = []
+                if cells.scalars.contains(where: { $0.scalar == "=" }) {
+                    guard headerRows == nil else { return nil }
+                    headerRows = rows.count
+                    alignmentRule = cells
+                }
+                end += 1
+                if end == lines.count || isBlank(lines[end]) { break }
+                continue
+            }
+            guard cells.width > 0, boundaries.allSatisfy({ cells.scalar(at: $0) == "|" }) else { return nil }
+            pending.append(cells)
+            end += 1
+        }
+        guard pending.isEmpty, !rows.isEmpty, isGridRule(Cells(lines[end - 1]), boundaries: boundaries) else {
+            return nil
+        }
+        var columns: [Column] = []
+        for (left, right) in zip(boundaries, boundaries.dropFirst()) {
+            var column = Column(start: left + 1, end: right)
+            let colonLeft = alignmentRule.scalar(at: left + 1) == ":"
+            let colonRight = alignmentRule.scalar(at: right - 1) == ":"
+            column.delimiter = colonLeft && colonRight ? ":-:" : colonLeft ? ":--" : colonRight ? "--:" : "---"
+            columns.append(column)
+        }
+        var output: [String] = []
+        let header = headerRows ?? 0
+        if header == 0 {
+            output.append(row(columns.map { _ in "" }))
+        } else {
+            // Pandoc's header may take several rows: they are joined as one.
+            output.append(row(cells(rows[0..<header].flatMap { $0 }, columns: columns, bounded: true)))
+        }
+        output.append(delimiterRow(columns))
+        for group in rows[header...] { output.append(row(cells(group, columns: columns, bounded: true))) }
+        guard output.count <= end - start else { return nil }
+        return (output, end - start)
+    }
+
+    /// Whether `line` is a grid table's rule: `+` at every boundary, and between them only `-`,
+    /// `=` or `:`.
+    static func isGridRule(_ line: Cells, boundaries: [Int]) -> Bool {
+        guard line.width == boundaries.last! + 1 else { return false }
+        var next = 0
+        for (scalar, column) in line.scalars {
+            if next < boundaries.count, boundaries[next] == column {
+                guard scalar == "+" else { return false }
+                next += 1
+            } else if !(scalar == "-" || scalar == "=" || scalar == ":") {
+                return false
+            }
+        }
+        return next == boundaries.count
+    }
+
+    /// Where the dashed lines that may close a table are: for each line, the first at or after
+    /// it of two groups or more, of one group, and the first of two blank lines in a row
+    /// (which end any table), found in one pass from the text's end, so that looking for a
+    /// table's end costs nothing however many lines open none.
+    struct Closings {
+        private var grouped: [Int]
+        private var single: [Int]
+        private var doubleBlank: [Int]
+
+        init(_ lines: [Substring]) {
+            let count = lines.count
+            grouped = Array(repeating: count, count: count + 1)
+            single = grouped
+            doubleBlank = grouped
+            var nextBlank = false
+            for index in stride(from: count - 1, through: 0, by: -1) {
+                let blank = isBlank(lines[index])
+                let closes = index + 1 == count || nextBlank
+                let groups = closes && !blank ? dashGroups(lines[index])?.count ?? 0 : 0
+                grouped[index] = groups >= 2 ? index : grouped[index + 1]
+                single[index] = groups == 1 ? index : single[index + 1]
+                doubleBlank[index] = blank && nextBlank ? index : doubleBlank[index + 1]
+                nextBlank = blank
+            }
+        }
+
+        /// The dashed line after `start` that closes a table (followed by a blank line or the
+        /// text's end), of two groups or more when `grouped`, else of one; nil when none comes
+        /// before two blank lines in a row.
+        func rule(after start: Int, grouped wanted: Bool) -> Int? {
+            guard start + 1 < grouped.count else { return nil }
+            let found = wanted ? grouped[start + 1] : single[start + 1]
+            return found < doubleBlank[start + 1] && found < grouped.count - 1 ? found : nil
+        }
+    }
+
+    /// The rows of a multiline table's body: its lines between blank lines.
+    static func rowGroups(_ lines: ArraySlice<Substring>) -> [[Substring]] {
+        var groups: [[Substring]] = []
+        var current: [Substring] = []
+        for line in lines {
+            if isBlank(line) {
+                if !current.isEmpty { groups.append(current) }
+                current = []
+            } else {
+                current.append(line)
+            }
+        }
+        if !current.isEmpty { groups.append(current) }
+        return groups
+    }
+
+    /// Each column's cell of a row written on `lines`: a column runs from its dashes' start to
+    /// the next column's (the first from the line's start, the last to its end), each line's
+    /// part trimmed and joined by a space.
+    /// With `bounded`, a column runs from its start to its end (a grid table's, between its
+    /// `|`).
+    static func cells(_ lines: [Cells], columns: [Column], bounded: Bool = false) -> [String] {
+        columns.indices.map { index in
+            let from = index == 0 && !bounded ? 0 : columns[index].start
+            let to = bounded ? columns[index].end : index + 1 < columns.count ? columns[index + 1].start : nil
+            return lines.map { $0.text(from: from, to: to) }.filter { !$0.isEmpty }.joined(separator: " ")
+        }
+    }
+
+    /// The columns aligned as Pandoc aligns them from the header's text (each line's part from
+    /// the column's dashes to the next column's): starting at the dashes and ending before
+    /// their end, left; starting after their start and reaching their end, right; inside them
+    /// at both ends, centred; flush with both, or wider, the default.
+    static func aligning(_ columns: [Column], header: [Cells]) -> [Column] {
+        columns.indices.map { index in
+            var column = columns[index]
+            let to = index + 1 < columns.count ? columns[index + 1].start : Int.max
+            let extents = header.compactMap { $0.inked(from: column.start, to: to) }
+            guard let start = extents.map(\.start).min(), let end = extents.map(\.end).max() else { return column }
+            let leftSpace = start > column.start
+            let rightSpace = end < column.end
+            column.delimiter =
+                switch (leftSpace, rightSpace) {
+                case (true, false): "--:"
+                case (false, true): ":--"
+                case (true, true): ":-:"
+                case (false, false): "---"
+                }
+            return column
+        }
+    }
+
+    static func row(_ cells: [String]) -> String {
+        "| " + cells.map(escapingPipes).joined(separator: " | ") + " |"
+    }
+
+    static func delimiterRow(_ columns: [Column]) -> String {
+        "| " + columns.map(\.delimiter).joined(separator: " | ") + " |"
+    }
+
+    /// `text` with each `|` not already escaped written `\|`, which a pipe table's cell holds.
+    static func escapingPipes(_ text: String) -> String {
+        guard text.contains("|") else { return text }
+        var result = ""
+        var escaped = false
+        for character in text {
+            if character == "|", !escaped { result.append("\\") }
+            escaped = character == "\\" && !escaped
+            result.append(character)
+        }
+        return result
+    }
+
+    static func isBlank(_ line: Substring) -> Bool {
+        line.allSatisfy { $0 == " " || $0 == "\t" || $0 == "\r" }
+    }
+}

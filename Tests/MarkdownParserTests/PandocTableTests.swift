@@ -1,0 +1,187 @@
+import DocumentModel
+import TestSupport
+import Testing
+
+@testable import MarkdownParser
+
+/// Pandoc's simple, multiline and grid tables (Pandoc's manual, "Tables") read as tables, each
+/// column aligned as Pandoc aligns it, and what only looks like one (a setext heading, rules
+/// between paragraphs, a table in code) left as it was.
+@Suite struct PandocTableTests {
+    private func parsed(_ text: String) -> [Block] {
+        Array(MarkdownParser.parse(text, file: "t.md").document.blocks)
+    }
+
+    private func parsedTable(_ text: String) -> Table? {
+        for block in parsed(text) { if case .table(let table) = block.kind { return table } }
+        return nil
+    }
+
+    private func texts(_ cells: [[Inline]]) -> [String] { cells.map(\.plainText) }
+
+    static let simple = """
+          Right     Left     Center     Default
+        -------     ------ ----------   -------
+             12     12        12            12
+            123     123       123          123
+              1     1          1             1
+        """
+
+    static let multiline = """
+        -------------------------------------------------------------
+         Centered   Default           Right Left
+          Header    Aligned         Aligned Aligned
+        ----------- ------- --------------- -------------------------
+           First    row                12.0 Example of a row that
+                                            spans multiple lines.
+
+          Second    row                 5.0 Here's another one. Note
+                                            the blank line between
+                                            rows.
+        -------------------------------------------------------------
+        """
+
+    static let headerless = """
+        -------     ------ ----------   -------
+             12     12        12             12
+            123     123       123           123
+        -------     ------ ----------   -------
+        """
+
+    static let grid = """
+        +---------------+---------------+--------------------+
+        | Fruit         | Price         | Advantages         |
+        +===============+===============+====================+
+        | Bananas       | $1.34         | built-in wrapper   |
+        |               |               | bright color       |
+        +---------------+---------------+--------------------+
+        | Oranges       | $2.10         | cures scurvy       |
+        +---------------+---------------+--------------------+
+        """
+
+    @Test func aSimpleTableIsATableAlignedByItsHeader() throws {
+        let table = try #require(parsedTable("Lead.\n\n" + Self.simple + "\n\nAfter.\n"))
+        #expect(texts(table.header) == ["Right", "Left", "Center", "Default"])
+        #expect(table.alignments == [.right, .left, .center, .none])
+        #expect(
+            table.rows.map(texts) == [["12", "12", "12", "12"], ["123", "123", "123", "123"], ["1", "1", "1", "1"]])
+    }
+
+    @Test func aMultilineTableJoinsEachCellsLines() throws {
+        let table = try #require(parsedTable(Self.multiline + "\n"))
+        #expect(texts(table.header) == ["Centered Header", "Default Aligned", "Right Aligned", "Left Aligned"])
+        #expect(table.alignments == [.center, .none, .right, .left])
+        #expect(table.rows.count == 2)
+        #expect(table.rows.first.map(texts) == ["First", "row", "12.0", "Example of a row that spans multiple lines."])
+        #expect(table.rows.last?.last?.plainText.hasSuffix("the blank line between rows.") == true)
+    }
+
+    /// A headerless table (simple or multiline) has an empty header, which is no header row.
+    @Test func aHeaderlessTableHasNoHeaderCells() throws {
+        let simple = try #require(parsedTable(Self.headerless + "\n"))
+        #expect(texts(simple.header).allSatisfy { $0.isEmpty })
+        #expect(simple.rows.map(texts) == [["12", "12", "12", "12"], ["123", "123", "123", "123"]])
+        // Opened and closed by the dashed line of its columns.
+        let lines = Self.multiline.split(separator: "\n", omittingEmptySubsequences: false)
+        let body = lines.dropFirst(3).dropLast() + [lines[3]]
+        let multiline = try #require(parsedTable(body.joined(separator: "\n") + "\n"))
+        #expect(texts(multiline.header).allSatisfy { $0.isEmpty })
+        #expect(multiline.rows.count == 2)
+    }
+
+    @Test func aGridTableIsATableAlignedByItsColons() throws {
+        let table = try #require(parsedTable(Self.grid + "\n"))
+        #expect(texts(table.header) == ["Fruit", "Price", "Advantages"])
+        #expect(
+            table.rows.map(texts) == [
+                ["Bananas", "$1.34", "built-in wrapper bright color"], ["Oranges", "$2.10", "cures scurvy"],
+            ])
+        let aligned = try #require(
+            parsedTable(
+                "+-----+-----+-----+\n| a   | b   | c   |\n+====:+:====+:===:+\n| 1   | 2   | 3   |\n+-----+-----+-----+\n"
+            ))
+        #expect(aligned.alignments == [.right, .left, .center])
+    }
+
+    /// The table takes as many lines as it was written on: what follows keeps its line, and a
+    /// pipe in a cell stays the cell's text.
+    @Test func whatFollowsATableKeepsItsLine() throws {
+        for (name, source) in [("simple", Self.simple), ("multiline", Self.multiline), ("grid", Self.grid)] {
+            let blocks = parsed(source + "\n\nAfter *this*.\n")
+            let after = try #require(blocks.last)
+            #expect(
+                after.location?.line == source.split(separator: "\n", omittingEmptySubsequences: false).count + 2,
+                "\(name)")
+        }
+        let piped = try #require(parsedTable("  a     b\n----- -----\n x|y    2\n"))
+        #expect(piped.rows.first.map(texts) == ["x|y", "2"])
+    }
+
+    /// Only a table is read as one: a setext heading, a rule between paragraphs, a dashed line
+    /// with no rows under it, and tables inside code stay what CommonMark reads.
+    @Test func whatOnlyLooksLikeATableStaysAsWritten() {
+        let untouched = [
+            "Title\n-----\n\nText.\n", "One.\n\n-----------\n\nTwo.\n", "Lead\n----- -----\n\nText.\n",
+            "```\n" + Self.simple + "\n```\n", "    +---+---+\n    | a | b |\n    +---+---+\n",
+            "<pre>\n" + Self.grid + "\n</pre>\n",
+        ]
+        for markdown in untouched {
+            #expect(
+                MarkdownParser.parse(markdown, file: "t.md").document.blocks.allSatisfy {
+                    if case .table = $0.kind { false } else { true }
+                }, "\(markdown)")
+            #expect(PandocTables.rewriting(markdown) == nil, "\(markdown)")
+        }
+    }
+
+    /// A caption in Pandoc's syntax, `Table:` or `:` on a line of its own beside a table,
+    /// before or after it, is set in the Caption role without its prefix, not as a
+    /// definition; away from a table it is left as written.
+    @Test func aTablesCaptionBesideItIsACaption() throws {
+        for markdown in [
+            "Para.\n\n: Caption first.\n\n| A | B |\n|---|---|\n| 1 | 2 |\n",
+            "| A | B |\n|---|---|\n| 1 | 2 |\n\nTable: Caption first.\n",
+            Self.simple + "\n\nTable:  Caption first.\n",
+        ] {
+            let blocks = parsed(markdown)
+            #expect(!blocks.contains { if case .definitionList = $0.kind { true } else { false } }, "\(markdown)")
+            let caption = try #require(
+                blocks.first { block in
+                    guard case .paragraph(let inlines) = block.kind,
+                        case .span(let attributes, let content)? = inlines.first
+                    else { return false }
+                    return attributes.classes == ["caption"] && content.plainText == "Caption first."
+                }, "\(markdown): \(blocks)")
+            _ = caption
+        }
+        #expect(PandocTables.rewriting("Term\n\n: A definition.\n") == nil)
+    }
+
+    /// What opens a table and never closes it, what a grid table's rules would be if they were
+    /// read column by column, and one wide grid table, 2,000 and 16,000 times: eight times the
+    /// input takes well under sixteen times as long.
+    @Test(arguments: ["unclosed", "grid rule", "wide grid", "captions"])
+    func tableLikeTextIsReadInLinearTime(kind: String) {
+        func source(_ count: Int) -> String {
+            switch kind {
+            case "unclosed": String(repeating: "--- ---\nx\n\n", count: count)
+            case "grid rule":
+                String(repeating: "+-", count: count) + "+\n" + String(repeating: "| ", count: count) + "|\n"
+            case "wide grid":
+                String(repeating: "+-", count: count) + "+\n" + String(repeating: "|a", count: count) + "|\n"
+                    + String(repeating: "+-", count: count) + "+\n"
+            default: String(repeating: "| a |\n|---|\n| 1 |\n\n: Caption.\n\n", count: count)
+            }
+        }
+        func seconds(_ count: Int) -> Double {
+            let text = source(count)
+            return Timing.bestSeconds { _ = PandocTables.rewriting(text) }
+        }
+        let figures = Timing.firstHolding {
+            [seconds(2_000), seconds(16_000)]
+        } holds: {
+            $0[1] < 16 * $0[0]
+        }
+        #expect(figures[1] < 16 * figures[0], "\(kind): \(figures) s for 2,000 and 16,000")
+    }
+}
