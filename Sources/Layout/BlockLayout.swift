@@ -169,17 +169,26 @@ struct BlockLayout {
     }
 
     /// The lines of footnote `number`, marked `Note` > `P` (relative paths), each with its
-    /// block's quote bars and code panel, and its block's `#id` on its first line.
+    /// block's quote bars and code panel (a panel of its own: two code blocks in a row are two
+    /// panels, as in the text), and its block's `#id` on its first line. The note's blocks
+    /// stand half an em of its text apart (a list's items, each with its marker, no more than
+    /// its lines), left by an empty line box between them.
     func noteItems(_ number: Int, _ blocks: [StyledBlock]) -> [Item] {
-        blocks.enumerated().flatMap { k, block -> [Item] in
-            guard case .paragraph(let paragraph) = block.content else { return [] }
+        var items: [Item] = []
+        var previous: StyledParagraph?
+        for (k, block) in blocks.enumerated() {
+            guard case .paragraph(let paragraph) = block.content else { continue }
             // A note is read in its own language, not in that of the paragraph citing it, whose
             // element it is placed in.
             var path = StructureMarks.notePath(number: number, paragraph: k)
             BlockLayout.giveLanguage(of: paragraph, to: &path)
-            var lines = paragraphItems(
+            let layout = BlockLayout(
+                shaper: shaper, options: options, panelID: -(number * 1_000_003 + k + 1),
+                emptyParagraphs: emptyParagraphs)
+            var lines = layout.paragraphItems(
                 paragraph, background: block.background, padding: block.backgroundPadding, path: path)
-            for anchor in [block.anchor].compactMap({ $0 }) + block.extraAnchors where !lines.isEmpty {
+            guard !lines.isEmpty else { continue }
+            for anchor in [block.anchor].compactMap({ $0 }) + block.extraAnchors {
                 lines[0].elements.insert(.destination(name: anchor, at: Point(x: left, y: 0)), at: 0)
             }
             for index in lines.indices {
@@ -187,8 +196,18 @@ struct BlockLayout {
                 lines[index].bars = block.quoteBars.map { left + $0 }
                 lines[index].barColors = block.colorsOfQuoteBars
             }
-            return lines
+            if let previous, let last = items.last, paragraph.marker == nil || previous.marker == nil {
+                var spacer = Item(height: paragraph.style.baseFont.size * 0.5)
+                spacer.noteNumber = number
+                // A quote's bar runs on beside the space between its paragraphs.
+                spacer.bars = Array(zip(last.bars, lines[0].bars).prefix { $0 == $1 }.map(\.0))
+                spacer.barColors = Array(last.barColors.prefix(spacer.bars.count))
+                items.append(spacer)
+            }
+            items += lines
+            previous = paragraph
         }
+        return items
     }
 
     /// Sets list markers outside the block whose first item is `item` (``HangingMarker``):
