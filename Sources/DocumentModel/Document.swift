@@ -135,13 +135,16 @@ public struct ListBlock: Hashable, Sendable {
     public var start: Int
     /// A tight list has no blank lines between items (less space between them).
     public var tight: Bool
+    /// What follows an ordered list's numbers, as written: `.` (`1.`) or `)` (`1)`).
+    public var delimiter: Character
     /// The items, in source order.
     public var items: [ListItem]
     /// Creates a list from its parts.
-    public init(ordered: Bool, start: Int = 1, tight: Bool = true, items: [ListItem]) {
+    public init(ordered: Bool, start: Int = 1, tight: Bool = true, delimiter: Character = ".", items: [ListItem]) {
         self.ordered = ordered
         self.start = start
         self.tight = tight
+        self.delimiter = delimiter
         self.items = items
     }
 }

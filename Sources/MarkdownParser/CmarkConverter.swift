@@ -414,7 +414,8 @@ struct CmarkConverter {
             let ordered = cmark_node_get_list_type(node) == CMARK_ORDERED_LIST
             var list = ListBlock(
                 ordered: ordered, start: ordered ? Int(cmark_node_get_list_start(node)) : 1,
-                tight: cmark_node_get_list_tight(node) != 0, items: [])
+                tight: cmark_node_get_list_tight(node) != 0,
+                delimiter: cmark_node_get_list_delim(node) == CMARK_PAREN_DELIM ? ")" : ".", items: [])
             for item in Self.children(node) {
                 var task: Bool?
                 if let ext = CmarkExtensions.handles.tasklist, cmark_node_get_syntax_extension(item) == ext {
@@ -840,7 +841,7 @@ struct CmarkConverter {
             if type == typeset_node_strikethrough() {
                 let children = inlines(of: node, depth: depth + 1, heading: false).0
                 if Self.isSubscript(node, children: children) {
-                    pieces.append(.node(.presentation(.subscript, children)))
+                    pieces.append(.node(.presentation(.subscript, Self.escapedSpacesKept(children))))
                 } else {
                     pieces.append(.node(.strikethrough(children)))
                 }
@@ -861,8 +862,29 @@ struct CmarkConverter {
         return !children.contains { inline in
             switch inline {
             case .softBreak, .lineBreak: true
-            default: inline.plainText.contains { $0.isWhitespace }
+            default: hasUnescapedWhitespace(inline.plainText)
             }
+        }
+    }
+
+    /// Whether `text` holds whitespace other than a space escaped by a backslash (`a\ b`, which
+    /// Pandoc reads as a no-break space, and allows inside a subscript or superscript).
+    static func hasUnescapedWhitespace(_ text: String) -> Bool {
+        var previous: Character = "x"
+        for character in text {
+            if character.isWhitespace, !(character == " " && previous == "\\") { return true }
+            previous = character
+        }
+        return false
+    }
+
+    /// `inlines` with each backslash-escaped space (`\ `) a no-break space, as Pandoc reads it.
+    static func escapedSpacesKept(_ inlines: [Inline]) -> [Inline] {
+        inlines.map { inline in
+            if case .text(let text) = inline, text.contains("\\ ") {
+                return .text(text.replacingOccurrences(of: "\\ ", with: "\u{00A0}"))
+            }
+            return inline
         }
     }
 

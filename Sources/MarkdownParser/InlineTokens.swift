@@ -623,8 +623,8 @@ struct InlineSyntax {
     }
 
     /// Recognises Pandoc's superscript (Pandoc manual, "Extension: superscript, subscript"):
-    /// `^` … `^` around at least one character and no whitespace or line break, as `x^2^`;
-    /// an escaped `\^` is text. The content keeps the elements already recognised in it.
+    /// `^` … `^` around at least one character and no whitespace (but a space escaped by a
+    /// backslash, a no-break space) or line break, as `x^2^`; an escaped `\^` is text. The content keeps the elements already recognised in it.
     func superscripts(_ tokens: [InlineToken]) -> [InlineToken] {
         var output: [InlineToken] = []
         output.reserveCapacity(tokens.count)
@@ -633,7 +633,8 @@ struct InlineSyntax {
             if case .byte(UInt8(ascii: "^"), _, _, false) = tokens[index],
                 let close = superscriptEnd(tokens, opener: index)
             {
-                output.append(.node(.presentation(.superscript, inlines(tokens[(index + 1)..<close]))))
+                let content = inlines(tokens[(index + 1)..<close])
+                output.append(.node(.presentation(.superscript, CmarkConverter.escapedSpacesKept(content))))
                 index = close + 1
                 continue
             }
@@ -651,9 +652,12 @@ struct InlineSyntax {
             switch tokens[index] {
             case .byte(UInt8(ascii: "^"), _, _, false): return index > opener + 1 ? index : nil
             case .byte(let byte, _, _, _):
-                if AttributeListParser.isSpace(byte) { return nil }
+                // A space escaped by a backslash (`a\ b`) is Pandoc's no-break space.
+                let escaped =
+                    if case .byte(UInt8(ascii: "\\"), _, _, false) = tokens[index - 1] { byte == 0x20 } else { false }
+                if AttributeListParser.isSpace(byte), !escaped { return nil }
             case .node(.softBreak), .node(.lineBreak): return nil
-            case .node(let node): if node.plainText.contains(where: \.isWhitespace) { return nil }
+            case .node(let node): if CmarkConverter.hasUnescapedWhitespace(node.plainText) { return nil }
             }
             index += 1
         }

@@ -647,7 +647,7 @@ public struct Styler: Sendable {
             if let box, !list.ordered {
                 [box]
             } else if list.ordered {
-                [StyledRun("\(list.start + index).", style: frame.markerStyle)]
+                [StyledRun("\(list.start + index)\(list.delimiter)", style: frame.markerStyle)]
             } else {
                 frame.bulletMarker
             }

@@ -66,6 +66,16 @@ import Testing
         #expect(paragraph("`~2~`") == [.code("~2~")])
     }
 
+    /// A space escaped by a backslash inside a subscript or superscript is Pandoc's no-break
+    /// space, not the end of it: `x^a\ b^`, `H~2\ x~O`, `P~a\ b\ c~`.
+    @Test func anEscapedSpaceStaysInsideASubscriptOrSuperscript() {
+        #expect(paragraph("x^a\\ b^") == [.text("x"), .presentation(.superscript, [.text("a\u{00A0}b")])])
+        #expect(paragraph("H~2\\ x~O") == [.text("H"), .presentation(.subscript, [.text("2\u{00A0}x")]), .text("O")])
+        #expect(paragraph("P~a\\ b\\ c~") == [.text("P"), .presentation(.subscript, [.text("a\u{00A0}b\u{00A0}c")])])
+        // An unescaped space still ends neither: the text stays as written.
+        #expect(paragraph("x^a b^") == [.text("x^a b^")])
+    }
+
     @Test func caretsAroundAWordAreSuperscript() {
         #expect(
             paragraph("x^2^ + 2^10^") == [

@@ -67,6 +67,9 @@ import Typography
         let doc = style("3. three\n4. four\n   - nested\n     - deeper\n       - deepest\n- [x] done")
         let ps = paragraphs(doc)
         #expect(ps.map { $0.marker?.first?.text } == ["3.", "4.", "◦", "▪", "–", "☑"])
+        // The delimiter as written: `1)` stays `1)`, and a `)` list after a `.` list is its own.
+        let parenthesized = paragraphs(style("1) one\n2) two\n\n1. dot\n\nText.\n\n7) seven\n"))
+        #expect(parenthesized.map { $0.marker?.first?.text } == ["1)", "2)", "1.", nil, "7)"])
         let indents = ps.map(\.style.leftIndent)
         #expect(indents[1] < indents[2] && indents[2] < indents[3] && indents[3] < indents[4])
     }
