@@ -624,7 +624,8 @@ struct InlineSyntax {
 
     /// Recognises Pandoc's superscript (Pandoc manual, "Extension: superscript, subscript"):
     /// `^` … `^` around at least one character and no whitespace (but a space escaped by a
-    /// backslash, a no-break space) or line break, as `x^2^`; an escaped `\^` is text. The content keeps the elements already recognised in it.
+    /// backslash, a no-break space) or line break, as `x^2^`; an escaped `\^` is text. The
+    /// content keeps the elements already recognised in it.
     func superscripts(_ tokens: [InlineToken]) -> [InlineToken] {
         var output: [InlineToken] = []
         output.reserveCapacity(tokens.count)

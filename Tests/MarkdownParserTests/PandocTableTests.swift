@@ -96,10 +96,9 @@ import Testing
             table.rows.map(texts) == [
                 ["Bananas", "$1.34", "built-in wrapper bright color"], ["Oranges", "$2.10", "cures scurvy"],
             ])
+        let rule = "+-----+-----+-----+\n"
         let aligned = try #require(
-            parsedTable(
-                "+-----+-----+-----+\n| a   | b   | c   |\n+====:+:====+:===:+\n| 1   | 2   | 3   |\n+-----+-----+-----+\n"
-            ))
+            parsedTable(rule + "| a   | b   | c   |\n+====:+:====+:===:+\n| 1   | 2   | 3   |\n" + rule))
         #expect(aligned.alignments == [.right, .left, .center])
     }
 
