@@ -411,24 +411,7 @@ struct CmarkConverter {
                 items.append(.block(Block(.blockQuote(quoted), location: loc)))
             }
         case CMARK_NODE_LIST:
-            let ordered = cmark_node_get_list_type(node) == CMARK_ORDERED_LIST
-            var list = ListBlock(
-                ordered: ordered, start: ordered ? Int(cmark_node_get_list_start(node)) : 1,
-                tight: cmark_node_get_list_tight(node) != 0,
-                delimiter: cmark_node_get_list_delim(node) == CMARK_PAREN_DELIM ? ")" : ".", items: [])
-            for item in Self.children(node) {
-                var task: Bool?
-                if let ext = CmarkExtensions.handles.tasklist, cmark_node_get_syntax_extension(item) == ext {
-                    task = cmark_gfm_extensions_get_tasklist_item_checked(item)
-                }
-                var itemBlocks = blocks(of: item, depth: depth + 2)
-                if task == nil, let found = GitHubSyntax.task(itemBlocks) {
-                    task = found.checked
-                    itemBlocks = found.blocks
-                }
-                list.items.append(ListItem(blocks: itemBlocks, task: task))
-            }
-            items.append(.block(Block(.list(list), location: loc)))
+            items.append(.block(Block(.list(list(node, depth: depth)), location: loc)))
         case CMARK_NODE_ITEM, CMARK_NODE_CUSTOM_BLOCK:
             // Items only occur in lists; custom blocks have no meaning here: keep their content.
             for child in Self.children(node) { convertBlock(child, depth: depth + 1, into: &items) }
@@ -851,10 +834,33 @@ struct CmarkConverter {
         }
     }
 
+    /// A list node's list: its kind, start, tightness, delimiter and items (a task item's box
+    /// as cmark-gfm's extension or GitHub's empty-item form finds it).
+    private mutating func list(_ node: OpaquePointer, depth: Int) -> ListBlock {
+        let ordered = cmark_node_get_list_type(node) == CMARK_ORDERED_LIST
+        var list = ListBlock(
+            ordered: ordered, start: ordered ? Int(cmark_node_get_list_start(node)) : 1,
+            tight: cmark_node_get_list_tight(node) != 0,
+            delimiter: cmark_node_get_list_delim(node) == CMARK_PAREN_DELIM ? ")" : ".", items: [])
+        for item in Self.children(node) {
+            var task: Bool?
+            if let ext = CmarkExtensions.handles.tasklist, cmark_node_get_syntax_extension(item) == ext {
+                task = cmark_gfm_extensions_get_tasklist_item_checked(item)
+            }
+            var itemBlocks = blocks(of: item, depth: depth + 2)
+            if task == nil, let found = GitHubSyntax.task(itemBlocks) {
+                task = found.checked
+                itemBlocks = found.blocks
+            }
+            list.items.append(ListItem(blocks: itemBlocks, task: task))
+        }
+        return list
+    }
+
     /// Whether a cmark-gfm strikethrough node is Pandoc's subscript (Pandoc manual, "Extension:
     /// superscript, subscript"): one `~` on each side (GFM's strikethrough is `~~`) around text
-    /// with no whitespace, as `H~2~O`. The delimiter's length is the distance from the node's
-    /// start column to its first child's.
+    /// with no whitespace but a backslash-escaped space, as `H~2~O`. The delimiter's length is
+    /// the distance from the node's start column to its first child's.
     static func isSubscript(_ node: OpaquePointer, children: [Inline]) -> Bool {
         guard let first = cmark_node_first_child(node), !children.isEmpty else { return false }
         let delimiter = cmark_node_get_start_column(first) - cmark_node_get_start_column(node)
