@@ -745,6 +745,7 @@ struct CmarkConverter {
         var inlines = finished.inlines
         if !finished.found.notes.isEmpty || !finished.found.unclosedNotes.isEmpty
             || !finished.found.unresolvedReferences.isEmpty || !finished.found.undefinedNotes.isEmpty
+            || !finished.found.latexCommands.isEmpty
         {
             inlines = takeFound(finished, inlines)
         }

@@ -95,7 +95,7 @@ struct InlineSyntax {
             return finished
         }
         var found = Found(undefinedNotes: undefinedNotes)
-        var tokens = superscripts(spans(tokenize(pieces), found: &found))
+        var tokens = latexCommands(superscripts(spans(tokenize(pieces), found: &found)), found: &found)
         // A `^[` left is a note never closed — unless a superscript took its `^` (`^[^`).
         for index in tokens.indices.dropFirst() {
             if case .byte(UInt8(ascii: "["), _, _, false) = tokens[index], let note = noteOpened(tokens, at: index) {
@@ -133,6 +133,9 @@ struct InlineSyntax {
         /// Each footnote reference `[^label]` no definition names (cmark-gfm sets it as text):
         /// as written, and where its `[` is. Brackets written escaped (`\[^x\]`) make none.
         var undefinedNotes: [(written: String, location: SourceLocation?)] = []
+        /// Each raw LaTeX command with a braced argument that is not one of
+        /// ``LaTeXTextCommands``' (`\cite{key}`), left as written.
+        var latexCommands: [(name: String, location: SourceLocation?)] = []
     }
 
     /// Pandoc's inline note (Pandoc manual, "Extension: inline_notes"): `^[` … `]`, brackets
@@ -205,6 +208,8 @@ struct InlineSyntax {
         var brace = false
         var carets = 0
         var bracketPair = false
+        // A backslash before a letter: a LaTeX command, whose argument is in braces.
+        var command = false
         // The byte before, across text pieces: cmark-gfm ends a text node before a `[`.
         var previous: UInt8 = 0
         for piece in pieces {
@@ -220,6 +225,8 @@ struct InlineSyntax {
                     } else if byte == UInt8(ascii: "["), previous == UInt8(ascii: "^") || previous == UInt8(ascii: "]")
                     {
                         bracketPair = true
+                    } else if previous == UInt8(ascii: "\\"), LaTeXTextCommands.isLetter(byte) {
+                        command = true
                     }
                     previous = byte
                 }
@@ -228,7 +235,7 @@ struct InlineSyntax {
                 previous = 0
             }
         }
-        if (close && brace) || carets >= 2 || bracketPair { return true }
+        if (close && brace) || carets >= 2 || bracketPair || (command && brace) { return true }
         if heading, case .text(let textPiece)? = pieces.last {
             return textPiece.text.utf8.reversed().first(where: { !AttributeListParser.isSpace($0) })
                 == UInt8(ascii: "}")

@@ -1,0 +1,69 @@
+import DocumentModel
+import TestSupport
+import Testing
+
+@testable import MarkdownParser
+
+/// LaTeX's text commands in a paragraph (Pandoc's raw TeX): those that only style their
+/// argument set as that style, others left as written with a warning where written, and
+/// nothing read in code, escaped or unclosed.
+@Suite struct LaTeXTextCommandTests {
+    private func parsed(_ text: String) -> (inlines: [Inline], warnings: [Diagnostic]) {
+        let result = MarkdownParser.parse(text, file: "t.md")
+        guard case .paragraph(let inlines)? = result.document.blocks.first?.kind else { return ([], []) }
+        return (inlines, result.diagnostics.filter { $0.message.contains("raw LaTeX") })
+    }
+
+    @Test func aStylingCommandIsItsStyle() {
+        #expect(parsed("a \\emph{b} c").inlines == [.text("a "), .emphasis([.text("b")]), .text(" c")])
+        #expect(parsed("\\textit{b}").inlines == [.emphasis([.text("b")])])
+        #expect(parsed("\\textbf{b}").inlines == [.strong([.text("b")])])
+        #expect(parsed("\\texttt{x_y}").inlines == [.code("x_y")])
+        #expect(parsed("\\underline{u}").inlines == [.presentation(.underline, [.text("u")])])
+        #expect(parsed("\\textsc{Small}").inlines == [.span(Attributes(classes: ["smallcaps"]), [.text("Small")])])
+        #expect(parsed("\\textbf{a \\emph{b}}").inlines == [.strong([.text("a "), .emphasis([.text("b")])])])
+        #expect(parsed("\\emph{a {b} c}").inlines == [.emphasis([.text("a {b} c")])])
+        #expect(parsed("\\emph{b}").warnings.isEmpty)
+    }
+
+    /// Another command is left as written, warned about at its backslash.
+    @Test func anotherCommandIsTextWithAWarningWhereWritten() {
+        let (inlines, warnings) = parsed("See \\cite{knuth} and\n\\ref{fig:one}.")
+        #expect(inlines.plainText == "See \\cite{knuth} and \\ref{fig:one}.")
+        #expect(warnings.map { "\($0.location?.line ?? 0):\($0.location?.column ?? 0)" } == ["1:5", "2:1"])
+        #expect(warnings.first?.message.contains("\\cite{…}") == true, "\(warnings)")
+    }
+
+    /// An escaped backslash, code, a formula, a command with no braced argument and one whose
+    /// argument never closes are text, and warn about nothing.
+    @Test func whatIsNotACommandStaysAsWritten() {
+        for markdown in ["\\\\emph{not}", "`\\emph{code}`", "\\LaTeX is", "\\emph {spaced}", "\\emph{open", "a\\{b}"] {
+            let (inlines, warnings) = parsed(markdown)
+            #expect(!inlines.contains { if case .emphasis = $0 { true } else { false } }, "\(markdown): \(inlines)")
+            #expect(warnings.isEmpty, "\(markdown): \(warnings)")
+        }
+    }
+
+    /// Commands nested deep, and arguments that never close, 2,000 and 16,000 times: eight
+    /// times the input takes well under sixteen times as long.
+    @Test(arguments: ["nested", "unclosed", "unknown"])
+    func commandsAreReadInLinearTime(kind: String) {
+        func source(_ count: Int) -> String {
+            switch kind {
+            case "nested": String(repeating: "\\emph{a ", count: count) + String(repeating: "}", count: count)
+            case "unclosed": String(repeating: "\\emph{a ", count: count)
+            default: String(repeating: "\\cite{k} ", count: count)
+            }
+        }
+        func seconds(_ count: Int) -> Double {
+            let text = source(count) + "\n"
+            return Timing.bestSeconds { _ = MarkdownParser.parse(text, file: "t.md") }
+        }
+        let figures = Timing.firstHolding {
+            [seconds(2_000), seconds(16_000)]
+        } holds: {
+            $0[1] < 16 * $0[0]
+        }
+        #expect(figures[1] < 16 * figures[0], "\(kind): \(figures) s for 2,000 and 16,000")
+    }
+}
