@@ -198,37 +198,55 @@ enum PandocTables {
             }
     }
 
-    /// Whether `text` has a line that may open one of the tables (two groups of dashes, or a
-    /// grid table's `+`) or a caption (`: `, `Table: `). Two reads of its bytes at most.
+    /// Whether `text` has a line that one of the tables must have (dashes in two groups or
+    /// more, of at least three each and nothing but spaces between, or a grid table's rule,
+    /// `+` then `-`, `=` or `:` to a last `+`) or a caption's (`: `, `Table: `). One read of
+    /// its bytes, none kept.
     static func mayHoldTables(_ text: String) -> Bool {
-        var lineStart = true
-        var colonAtLineStart = false
-        // How much of `Table: ` the line has matched so far (-1: the line is not one).
-        var captionMatched = 0
-        let caption = Array("Table: ".utf8)
-        var previous: UInt8 = 0
-        var dashesThenSpace = false
-        for byte in text.utf8 {
-            if lineStart, byte == UInt8(ascii: "+") { return true }
-            if colonAtLineStart, byte == 0x20 { return true }
-            if captionMatched >= 0, byte != 0x0A {
-                captionMatched = byte == caption[captionMatched] ? captionMatched + 1 : -1
-                if captionMatched == caption.count { return true }
+        var bytes = text.utf8.makeIterator()
+        var line: [UInt8] = []
+        line.reserveCapacity(256)
+        while true {
+            let next = bytes.next()
+            if let byte = next, byte != 0x0A {
+                // Only a line's first bytes and whether the rest are dashes matter; a long line
+                // keeps its start and is judged on it and its end.
+                if line.count < 4_096 { line.append(byte) } else { line[line.count - 1] = byte }
+                continue
             }
-            colonAtLineStart = lineStart && byte == UInt8(ascii: ":")
-
-            if byte == 0x0A {
-                lineStart = true
-                captionMatched = 0
-                dashesThenSpace = false
-            } else if byte != 0x20 {
-                if byte == UInt8(ascii: "-"), dashesThenSpace, previous == 0x20 { return true }
-                lineStart = false
-            }
-            if byte == 0x20, previous == UInt8(ascii: "-") { dashesThenSpace = true }
-            previous = byte
+            if mayOpenTable(line) { return true }
+            line.removeAll(keepingCapacity: true)
+            if next == nil { return false }
         }
-        return false
+    }
+
+    /// Whether `line` (without its line feed) is a dashed line of two groups or more, a grid
+    /// rule, or opens a caption.
+    static func mayOpenTable(_ line: [UInt8]) -> Bool {
+        var start = 0
+        while start < line.count, start < 4, line[start] == 0x20 { start += 1 }
+        let text = line[start...].prefix { $0 != 0x0D }
+        guard let first = text.first else { return false }
+        if text.starts(with: ": ".utf8) || text.starts(with: "Table: ".utf8) { return true }
+        if first == UInt8(ascii: "+") {
+            let trimmed = text.reversed().drop { $0 == 0x20 }
+            return text.count > 2 && "-=:".utf8.contains(text[text.startIndex + 1])
+                && trimmed.first == UInt8(ascii: "+")
+        }
+        guard first == UInt8(ascii: "-") else { return false }
+        var groups = 0
+        var run = 0
+        for byte in text {
+            switch byte {
+            case UInt8(ascii: "-"): run += 1
+            case 0x20:
+                if run >= 3 { groups += 1 } else if run > 0 { return false }
+                run = 0
+            default: return false
+            }
+        }
+        if run >= 3 { groups += 1 } else if run > 0 { return false }
+        return groups >= 2
     }
 
     /// The table that starts at `lines[start]`: its pipe table's lines, and how many lines of
