@@ -48,11 +48,7 @@ import Testing
             let text = source(count) + "\n"
             return Timing.bestSeconds { _ = MarkdownParser.parse(text, file: "t.md") }
         }
-        let figures = Timing.firstHolding {
-            [seconds(2_000), seconds(16_000)]
-        } holds: {
-            $0[1] < 16 * $0[0]
-        }
+        let figures = Timing.eightfold(seconds)
         #expect(figures[1] < 16 * figures[0], "\(kind): \(figures) s for 2,000 and 16,000")
     }
 

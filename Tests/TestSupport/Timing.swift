@@ -49,4 +49,17 @@ public enum Timing {
         }
         return figures
     }
+
+    /// The seconds `seconds` takes for 2,000 and for 16,000 of something (`seconds(2_000)`,
+    /// `seconds(16_000)`), the pair measured again until eight times the input takes under
+    /// sixteen times as long (``firstHolding(attempts:_:holds:)``): linear with slack, where a
+    /// quadratic cost takes about 64 times as long. The caller expects the bound of the figures
+    /// returned.
+    public static func eightfold(_ seconds: (Int) -> Double) -> [Double] {
+        firstHolding {
+            [seconds(2_000), seconds(16_000)]
+        } holds: {
+            $0[1] < 16 * $0[0]
+        }
+    }
 }
