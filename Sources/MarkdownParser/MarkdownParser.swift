@@ -112,7 +112,7 @@ public enum MarkdownParser {
         // Without front matter the text is marked as it is: a copy of a long text costs its length.
         var markdown = body == 0 ? text : String(decoding: text.utf8.dropFirst(body), as: UTF8.self)
         let firstLine = 1 + head.count { $0 == 0x0A }
-        if let tables = PandocTables.rewriting(markdown, firstLine: firstLine) { markdown = tables.text }
+        if let tables = PandocTables.rewriting(markdown) { markdown = tables }
         let marking = MathSyntax.marking(
             markdown, firstLine: firstLine, math: math ?? mathEnabled(metadata, diagnostics: &diagnostics))
         let marked = body == 0 ? marking.text : String(decoding: head, as: UTF8.self) + marking.text

@@ -91,12 +91,14 @@ enum PandocTables {
         }
     }
 
-    /// `text` with every Pandoc table rewritten, and the line (1-based, counting from
-    /// `firstLine`) of each table rewritten; nil when `text` holds none.
-    static func rewriting(_ text: String, firstLine: Int = 1) -> (text: String, tables: [Int])? {
+    /// `text` with every Pandoc table and every caption beside a table rewritten; nil when
+    /// `text` holds none.
+    static func rewriting(_ text: String) -> String? {
         guard mayHoldTables(text) else { return nil }
         var lines = text.split(separator: "\n", omittingEmptySubsequences: false)
-        var tables: [Int] = []
+        var rewritten = false
+        // The lines outside code that may be a table's caption.
+        var captionCandidates: [Int] = []
         var index = 0
         var previousBlank = true
         var fence: (character: Character, count: Int)?
@@ -135,49 +137,45 @@ enum PandocTables {
             if previousBlank, !blank, indent < 4, line.first != "\t",
                 let table = table(in: lines, at: index, closings: closings)
             {
-                for (offset, rewritten) in table.lines.enumerated() {
-                    lines[index + offset] = Substring(rewritten)
+                for (offset, row) in table.lines.enumerated() {
+                    lines[index + offset] = Substring(row)
                 }
                 for padding in (index + table.lines.count)..<(index + table.consumed) { lines[padding] = "" }
-                tables.append(firstLine + index)
+                rewritten = true
                 index += table.consumed
                 previousBlank = true
                 continue
             }
+            if previousBlank, indent < 4, trimmed.hasPrefix("Table: ") || trimmed.hasPrefix(": ") {
+                captionCandidates.append(index)
+            }
             previousBlank = blank
             index += 1
         }
-        let captions = captionLines(lines)
-        for line in captions {
+        for line in captionCandidates where isCaption(lines, at: line) {
             let text = lines[line].drop { $0 == " " }
             let caption = text.hasPrefix("Table:") ? text.dropFirst(6) : text.dropFirst(1)
             lines[line] = Substring("[" + caption.drop { $0 == " " } + "]{.caption}")
+            rewritten = true
         }
-        guard !tables.isEmpty || !captions.isEmpty else { return nil }
-        return (lines.joined(separator: "\n"), tables)
+        return rewritten ? lines.joined(separator: "\n") : nil
     }
 
-    /// The lines that are a table's caption in Pandoc's syntax: a paragraph of one line that
-    /// opens with `Table:` or `:`, a blank line between it and a table's first or last line
-    /// (a pipe table's, as written or rewritten). Text with brackets or braces, which the
-    /// caption's span could not hold, is left as it is.
-    static func captionLines(_ lines: [Substring]) -> [Int] {
-        var captions: [Int] = []
-        for index in lines.indices {
-            let text = lines[index].drop { $0 == " " }
-            guard lines[index].count - text.count < 4, text.hasPrefix("Table: ") || text.hasPrefix(": "),
-                !text.contains(where: { "[]{}".contains($0) }),
-                index == 0 || isBlank(lines[index - 1]), index + 1 == lines.count || isBlank(lines[index + 1])
-            else { continue }
-            var before = index - 1
-            while before >= 0, isBlank(lines[before]) { before -= 1 }
-            var after = index + 1
-            while after < lines.count, isBlank(lines[after]) { after += 1 }
-            let tableBefore = before >= 0 && isPipeRow(lines[before])
-            let tableAfter = after + 1 < lines.count && isPipeRow(lines[after]) && isDelimiterRow(lines[after + 1])
-            if tableBefore || tableAfter { captions.append(index) }
-        }
-        return captions
+    /// Whether `lines[index]`, opening with `Table:` or `:` after a blank line, is a table's
+    /// caption in Pandoc's syntax: a paragraph of one line with a blank line between it and a
+    /// table's first or last line (a pipe table's, as written or rewritten). Text with
+    /// brackets or braces, which the caption's span could not hold, is left as it is.
+    static func isCaption(_ lines: [Substring], at index: Int) -> Bool {
+        guard !lines[index].contains(where: { "[]{}".contains($0) }),
+            index + 1 == lines.count || isBlank(lines[index + 1])
+        else { return false }
+        var before = index - 1
+        while before >= 0, isBlank(lines[before]) { before -= 1 }
+        var after = index + 1
+        while after < lines.count, isBlank(lines[after]) { after += 1 }
+        let tableBefore = before >= 0 && isPipeRow(lines[before])
+        let tableAfter = after + 1 < lines.count && isPipeRow(lines[after]) && isDelimiterRow(lines[after + 1])
+        return tableBefore || tableAfter
     }
 
     /// Whether `line` is a pipe table's row written with its outer pipes.
