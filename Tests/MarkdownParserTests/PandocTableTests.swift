@@ -122,7 +122,7 @@ import Testing
         let untouched = [
             "Title\n-----\n\nText.\n", "One.\n\n-----------\n\nTwo.\n", "Lead\n----- -----\n\nText.\n",
             "```\n" + Self.simple + "\n```\n", "    +---+---+\n    | a | b |\n    +---+---+\n",
-            "<pre>\n" + Self.grid + "\n</pre>\n", "```\n| a |\n|---|\n| 1 |\n\n: not a caption\n```\n",
+            "<pre>\n" + Self.grid + "\n</pre>\n", "```\n| a |\n|---|\n| 1 |\n\n: not a caption\n\n```\n",
         ]
         for markdown in untouched {
             #expect(
