@@ -7,9 +7,10 @@ import Foundation
 /// glibc keeps freed blocks in its arenas — the main heap and one per thread — and returns only
 /// what sits at a heap's top; `malloc_trim(3)` "attempts to release free memory from the heap"
 /// (every arena, whole free pages anywhere in it). The function is looked up at run time
-/// (``GlibcFunctions``), so with another C library this does nothing. Because it reaches every arena, it is called only
-/// for a render that owns its process (`RenderOptions.tunesHeap`): beside other renders it
-/// would take their free pages too, each to be faulted in again.
+/// (``GlibcFunctions``), so with another C library this does nothing. Because it reaches
+/// every arena, it is called only for a render that owns its process
+/// (`RenderOptions.tunesHeap`): beside other renders it would take their free pages too, each
+/// to be faulted in again.
 package enum FreedMemory {
     /// Releases free heap pages (glibc `malloc_trim(0)`); does nothing where it is missing.
     package static func release() {

@@ -998,11 +998,11 @@ public struct Styler: Sendable {
     }
 
     /// Names what was tallied as it was met: the images set as alt text inside lines (those
-    /// that could not be read, and remote ones) and each kind of Pandoc's block syntax. A warning for each
-    /// of the first few of a kind, each quoting what is written (at most 60 characters) and
-    /// placed where it is written (``Diagnostic/subject``), the last standing for the rest
-    /// (``Diagnostic/repeats``), so ``Diagnostic/coalesced(_:)`` says them as one warning with
-    /// their count.
+    /// that could not be read, and remote ones) and each kind of Pandoc's block syntax. A
+    /// warning for each of the first few of a kind, each quoting what is written (at most 60
+    /// characters) and placed where it is written (``Diagnostic/subject``), the last standing
+    /// for the rest (``Diagnostic/repeats``), so ``Diagnostic/coalesced(_:)`` says them as one
+    /// warning with their count.
     mutating func warnTalliedExamples() {
         let kinds: [(ExampleTally, Diagnostic.Kind, (String) -> String)] =
             [
