@@ -213,6 +213,8 @@ struct TokenReader {
     var unresolvedReasons: [Int: ThemeProblem] = [:]
     /// The last alias problem said (``aliasProblem(_:_:)``).
     var lastAliasProblem: ThemeProblem?
+    /// How many aliases that name no token were given a suggestion (``aliasSuggestion(_:)``).
+    var suggestionsGiven = 0
     /// Suffix index for references that name a token without its set prefix: every proper
     /// suffix of every token path → the token indices ending in it.
     var bySuffix: [String: [Int]] = [:]
@@ -303,6 +305,17 @@ struct TokenReader {
     /// The token a `{reference}` names: exact path, else the unique token whose path ends in it.
     /// Style Dictionary v3 references name the token's `value` (`{font.size.base.value}`): that
     /// suffix is dropped when the path with it names nothing.
+    /// `; did you mean {path}?` when a token's path is a slip away from `reference`, else "":
+    /// looked for while the file has at most 2,000 tokens and for its first 16 aliases that name
+    /// none, so that a file of many tokens and broken aliases costs no more than its size.
+    mutating func aliasSuggestion(_ reference: String) -> String {
+        guard tokens.count <= 2_000, suggestionsGiven < 16 else { return "" }
+        suggestionsGiven += 1
+        let best = byPath.keys.map { ($0, editDistance(reference, $0)) }.min { ($0.1, $0.0) < ($1.1, $1.0) }
+        guard let best, best.1 <= min(2, max(1, reference.count / 4)) else { return "" }
+        return "; did you mean {\(best.0)}?"
+    }
+
     func lookup(_ reference: String) -> Int? {
         if let index = byPath[reference] { return index }
         let matches = bySuffix[reference] ?? []
@@ -343,7 +356,7 @@ struct TokenReader {
             {
                 let reference = String(text.dropFirst().dropLast())
                 guard let tokenIndex = lookup(reference) else {
-                    aliasProblem(node.position, "alias {\(reference)} names no token")
+                    aliasProblem(node.position, "alias {\(reference)} names no token" + aliasSuggestion(reference))
                     result = .some(nil)
                     break
                 }
@@ -735,17 +748,23 @@ struct TokenReader {
                         + "\"unit\": \"px\"}), not \(sizeField.typeName)"
                 )
             }
-        } else {
+        } else if !Self.writes("fontSize", in: token) {
             warn(
                 token.keyPosition,
                 "token '\(name)' gives no fontSize (a DTCG typography value has fontFamily, fontSize, fontWeight, "
                     + "letterSpacing and lineHeight); the base theme's \(Self.points(base.size)) pt is kept")
         }
-        if field["lineHeight"] == nil {
+        if field["lineHeight"] == nil, !Self.writes("lineHeight", in: token) {
             warn(
                 token.keyPosition,
                 "token '\(name)' gives no lineHeight; the base theme's line height is kept, in proportion to the size")
         }
+    }
+
+    /// Whether `token`'s typography value writes `key`, whatever it gives once its aliases are
+    /// followed (an alias that names nothing is an error of its own, not a value left out).
+    static func writes(_ key: String, in token: DesignToken) -> Bool {
+        token.value.members?.contains { $0.key == key } ?? false
     }
 
     /// `textCase`, `textDecoration`, `paragraphSpacing` and `paragraphIndent`: `none` and 0

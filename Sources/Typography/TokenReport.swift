@@ -240,7 +240,8 @@ extension TokenReader {
 
     /// One warning naming the roles no token set (they keep the base theme's style), and one
     /// when a role's size is smaller than the size of the role after it (Display … Caption2
-    /// run largest first).
+    /// run largest first), at the token of the first pair out of order: the later role's, the
+    /// one set larger, else the earlier's.
     mutating func reportBaseRoles(theme: Theme, base: Theme, assigned: [TextRole: Int]) {
         let kept = TextRole.allCases.filter { assigned[$0] == nil }
         if !kept.isEmpty {
@@ -250,6 +251,7 @@ extension TokenReader {
                     + kept.map { "\($0.displayName) \(theme[$0].size.pointsText) pt" }.joined(separator: ", "))
         }
         var inversions: [String] = []
+        var culprit: Int?
         for (larger, smaller) in zip(TextRole.allCases, TextRole.allCases.dropFirst())
         where theme[smaller].size > theme[larger].size {
             func named(_ role: TextRole) -> String {
@@ -257,10 +259,10 @@ extension TokenReader {
                     + (assigned[role] == nil ? ", from the base theme)" : ")")
             }
             inversions.append("\(named(larger)) is smaller than \(named(smaller))")
+            culprit = culprit ?? assigned[smaller] ?? assigned[larger]
         }
         guard !inversions.isEmpty else { return }
-        let position =
-            TextRole.allCases.compactMap { assigned[$0] }.map { tokens[$0].keyPosition }.min() ?? root.position
+        let position = culprit.map { tokens[$0].keyPosition } ?? root.position
         warn(
             position,
             "the type scale is out of order (Display … Caption2 run largest first): "

@@ -104,11 +104,51 @@ import Testing
                     message.hasPrefix("alias cycle") ? $0.line == 1 && $0.column > 60 : $0.line == 2 && $0.column > 60
                 } == true, "\(errors)")
             #expect(errors.first?.message.contains(message) == true, "\(errors)")
+            // A size written as an alias that fails is that error alone, not also a size left out.
+            if field.contains("fontSize") {
+                #expect(!error.problems.contains { $0.message.contains("gives no fontSize") }, "\(error.problems)")
+            }
             #expect(
                 error.description.split(separator: "\n").allSatisfy {
                     $0.range(of: #"^t\.json:\d+:\d+: "#, options: .regularExpression) != nil
                 })
         } catch { Issue.record("unexpected \(error)") }
+    }
+
+    /// An alias a slip away from a token's path says which it may mean; one far from any
+    /// does not guess.
+    @Test func anAliasThatNamesNoTokenSuggestsTheNearest() {
+        func errors(_ alias: String) -> [String] {
+            let json =
+                "{ \"size\": { \"base\": { \"$type\": \"dimension\", \"$value\": \"16px\" } },\n"
+                + "  \"typography\": { \"body\": { \"$type\": \"typography\", \"$value\": "
+                + "{ \"fontSize\": \"{\(alias)}\", \"lineHeight\": 1.5 } } } }"
+            do {
+                _ = try TokenImporter.importTokens(Data(json.utf8), file: "t.json")
+                return []
+            } catch let error as ThemeError {
+                return error.problems.filter { $0.severity == .error }.map(\.message)
+            } catch { return ["\(error)"] }
+        }
+        #expect(errors("size.bsae") == ["alias {size.bsae} names no token; did you mean {size.base}?"])
+        #expect(errors("sizes.base") == ["alias {sizes.base} names no token; did you mean {size.base}?"])
+        #expect(errors("spacing.large") == ["alias {spacing.large} names no token"])
+    }
+
+    /// The scale out of order is warned about at the token that set a role larger than the one
+    /// before it, not at the file's first token.
+    @Test func aScaleOutOfOrderIsWarnedAboutAtTheTokenThatBreaksIt() throws {
+        let json = """
+            {
+              "typography": {
+                "display": { "$type": "typography", "$value": { "fontSize": "48px", "lineHeight": 1.2 } },
+                "body": { "$type": "typography", "$value": { "fontSize": "16px", "lineHeight": 1.5 } }
+              }
+            }
+            """
+        let (_, warnings) = try TokenImporter.importTokens(Data(json.utf8), file: "t.json")
+        let order = try #require(warnings.first { $0.contains("out of order") })
+        #expect(order.hasPrefix("t.json:4:5: warning:"), "\(order)")
     }
 
     @Test func dtcg2025Objects() throws {
