@@ -120,7 +120,8 @@ extension ThemeExport {
 
     /// DTCG: a `typography` group with one composite token per role (named as the role,
     /// `largeTitle`), a `font.family` group with the theme's named family lists the roles refer
-    /// to (by alias, `{font.family.sans}`) and a `color` group with its colours.
+    /// to (by alias, `{font.family.sans}`) and the family code is set in (`mono`), and a
+    /// `color` group with its colours.
     static func dtcg(_ theme: Theme, metrics: [TextRole: RoleMetrics], source: String) -> String {
         var roles: [(String, OrderedJSON)] = []
         // A role whose families are one of the theme's named lists refers to it by alias.
@@ -150,9 +151,11 @@ extension ThemeExport {
                     ])
                 ))
         }
-        let families = referenced.sorted().map { key in
+        var families = referenced.sorted().map { key in
             (key, OrderedJSON.object([("$value", .array(theme.families[key]!.map { .string($0) }))]))
         }
+        // The family code is set in, under a name the importer reads back as it.
+        families.append(("mono", .object([("$value", .array(theme.monospaceFamilies.map { .string($0) }))])))
         let colors = theme.colors.keys.sorted().map { key in
             (key, OrderedJSON.object([("$value", dtcgColor(theme.colors[key]!))]))
         }
@@ -178,7 +181,8 @@ extension ThemeExport {
     /// Tokens Studio: one set, `typeset`, with a `typography` token per role (values as the
     /// plugin writes them: `fontFamily` a string, `fontWeight` a number string, sizes in px,
     /// `lineHeight` a percentage of the size, `letterSpacing` in px or %, `textCase`,
-    /// `textDecoration`, `paragraphSpacing`), its colours, and `$themes`/`$metadata`.
+    /// `textDecoration`, `paragraphSpacing`), the family code is set in (`fontFamilies.mono`), its
+    /// colours, and `$themes`/`$metadata`.
     static func tokensStudio(_ theme: Theme, metrics: [TextRole: RoleMetrics], source: String) -> String {
         var roles: [(String, OrderedJSON)] = []
         for role in TextRole.allCases {
@@ -213,7 +217,12 @@ extension ThemeExport {
         let colors = theme.colors.keys.sorted().map { key in
             (key, OrderedJSON.object([("value", .string(theme.colors[key]!.hex)), ("type", .string("color"))]))
         }
-        let set = OrderedJSON.object([("typography", .object(roles)), ("color", .object(colors))])
+        let code = OrderedJSON.object([
+            ("value", .string(theme.monospaceFamilies.joined(separator: ", "))), ("type", .string("fontFamilies")),
+        ])
+        let set = OrderedJSON.object([
+            ("typography", .object(roles)), ("fontFamilies", .object([("mono", code)])), ("color", .object(colors)),
+        ])
         let root = OrderedJSON.object([
             ("typeset", set),
             (

@@ -548,6 +548,7 @@ struct TokenReader {
             theme.styles[role] = imported
         }
         importColors(into: &theme)
+        importCodeFamilies(into: &theme)
         reportGuesses(guessed)
         reportUnused(unmappedTypography: unmapped)
         if !assigned.isEmpty { reportBaseRoles(theme: theme, base: base, assigned: assigned) }
@@ -638,15 +639,7 @@ struct TokenReader {
             }
         }
         if let familyField = field["fontFamily"] {
-            var families: [String] = []
-            if let text = familyField.string {
-                families = text.split(separator: ",").map {
-                    $0.trimmingCharacters(in: CharacterSet(charactersIn: " \"'"))
-                }
-                .filter { !$0.isEmpty }
-            } else if let items = familyField.array, items.allSatisfy({ $0.string != nil }) {
-                families = items.compactMap(\.string)
-            }
+            let families = Self.familyList(familyField)
             if families.isEmpty {
                 refuse(
                     familyField.position,
@@ -759,6 +752,17 @@ struct TokenReader {
                 token.keyPosition,
                 "token '\(name)' gives no lineHeight; the base theme's line height is kept, in proportion to the size")
         }
+    }
+
+    /// The families a `fontFamily` value names: a CSS list in a string (`"Inter, 'Noto Sans'"`)
+    /// or an array of strings; empty for any other value.
+    static func familyList(_ node: JSONNode) -> [String] {
+        if let text = node.string {
+            return text.split(separator: ",").map { $0.trimmingCharacters(in: CharacterSet(charactersIn: " \"'")) }
+                .filter { !$0.isEmpty }
+        }
+        if let items = node.array, items.allSatisfy({ $0.string != nil }) { return items.compactMap(\.string) }
+        return []
     }
 
     /// Whether `token`'s typography value writes `key`, whatever it gives once its aliases are

@@ -164,6 +164,32 @@ extension TokenReader {
         }
     }
 
+    /// The last path components of a font-family token that names the family code is set in
+    /// (`font.family.mono`, Tokens Studio's `fontFamilies.code`).
+    static let codeFamilyNames: Set<String> = ["mono", "monospace", "monospaced", "code", "fontmono", "familymono"]
+
+    /// The theme's code families from the first font-family token (DTCG `fontFamily`, Tokens
+    /// Studio `fontFamilies`) named for code (``codeFamilyNames``), as Typeset's own exports
+    /// write them, so that a theme exported and imported again keeps its code face.
+    mutating func importCodeFamilies(into theme: inout Theme) {
+        for (index, token) in tokens.enumerated() {
+            guard let type = token.type.map(TextRole.normalizedKey), type == "fontfamily" || type == "fontfamilies",
+                let last = token.path.last, Self.codeFamilyNames.contains(TextRole.normalizedKey(last)),
+                let value = resolvedValue(of: index)
+            else { continue }
+            let families = TokenReader.familyList(value)
+            guard !families.isEmpty else { continue }
+            markUsed(index)
+            // The base's fallbacks after its first family (a Hangul face) stay, as a typography
+            // token's family keeps them; the named list the code families were (the base's
+            // `mono`) names the new ones, as a theme file's `families` override swaps it.
+            let list = families + theme.monospaceFamilies.dropFirst().filter { !families.contains($0) }
+            for (key, named) in theme.families where named == theme.monospaceFamilies { theme.families[key] = list }
+            theme.monospaceFamilies = list
+            return
+        }
+    }
+
     /// `node` as a message quotes it: a string in quotes, anything else by its JSON type.
     static func shown(_ node: JSONNode) -> String {
         if let text = node.string { return "'\(text.count > 40 ? text.prefix(40) + "…" : text)'" }

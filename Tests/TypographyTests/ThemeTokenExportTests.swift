@@ -20,6 +20,11 @@ import Testing
         theme.styles[.subTitle]!.kerning = .percentOfSize(-1.5)
         theme.styles[.title3]!.relativeTo = nil
         theme.colors["mark"] = RGBAColor(red: 1, green: 0.9, blue: 0.2, alpha: 0.5)
+        // Code in a family of its own, as a theme's `families.mono` sets it.
+        for (key, list) in theme.families where list == theme.monospaceFamilies {
+            theme.families[key] = ["Noto Sans Mono", "Noto Sans Mono CJK KR"]
+        }
+        theme.monospaceFamilies = ["Noto Sans Mono", "Noto Sans Mono CJK KR"]
         return theme
     }
 
@@ -38,6 +43,9 @@ import Testing
         // colour beside it (`theme diff` finds no difference).
         #expect(imported.colors.keys.sorted() == theme.colors.keys.sorted(), "\(name) \(format)")
         #expect(imported.color(named: "color.accent") == theme.colors["accent"], "a group path still names it")
+        // The family code is set in comes back, and the named list that held it.
+        #expect(imported.monospaceFamilies == theme.monospaceFamilies, "\(name) \(format)")
+        #expect(imported.families["mono"] == theme.families["mono"], "\(name) \(format)")
         // Every token is used: no role is filled from the base theme, no token left over.
         #expect(!warnings.contains { $0.contains("not used") || $0.contains("from the base") }, "\(warnings)")
     }

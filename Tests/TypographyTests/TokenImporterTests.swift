@@ -32,6 +32,10 @@ import Testing
         #expect(theme[.caption2].tracking == .percentOfSize(1))
 
         #expect(theme[.title] == Theme.default[.title])  // no token: base kept
+        // `fontFamilies.mono` is the family code is set in.
+        #expect(
+            theme.monospaceFamilies == ["JetBrains Mono"] + Theme.default.monospaceFamilies.dropFirst(),
+            "\(theme.monospaceFamilies)")
 
         // Unmapped tokens are listed, not resolved (Code's broken alias is reported only when used),
         // with every other token nothing uses, in one warning; then the roles kept from the base
@@ -40,9 +44,9 @@ import Testing
         #expect(warnings.first?.hasPrefix("tokens.json:89:3: warning: Tokens Studio sets read in order") == true)
         #expect(
             warnings.contains(
-                "tokens.json:5:7: warning: typography tokens not mapped to a role (name them after a role or pass a "
-                    + "mapping): typography.Overline (73:7), typography.Code (80:7); 6 other tokens not used: "
-                    + "fontFamilies.mono, fontWeights.medium, fontSize.13, fontSize.16, fontSize.20, fontSize.28"))
+                "tokens.json:10:7: warning: typography tokens not mapped to a role (name them after a role or pass a "
+                    + "mapping): typography.Overline (73:7), typography.Code (80:7); 5 other tokens not used: "
+                    + "fontWeights.medium, fontSize.13, fontSize.16, fontSize.20, fontSize.28"))
         #expect(
             warnings.contains(
                 "tokens.json:1:1: warning: roles no token sets keep the base theme 'default': Title 20 pt, "
