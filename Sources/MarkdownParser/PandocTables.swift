@@ -18,38 +18,40 @@ enum PandocTables {
     }
 
     /// A line as display columns: each Unicode scalar with the column it starts at (a wide East
-    /// Asian character takes two, a tab runs to the next multiple of 4, as Pandoc expands it).
+    /// Asian character takes two, a tab runs to the next multiple of 4, as Pandoc expands it,
+    /// held as one space), 16 bytes a scalar whatever the columns it spans.
     struct Cells {
         var scalars: [(scalar: Unicode.Scalar, column: Int)] = []
         var width = 0
-        /// For each column (and the line's end), the index of the first scalar at or after it.
-        private var firstAt: [Int] = []
 
         init(_ line: Substring) {
             for scalar in line.unicodeScalars where scalar != "\n" && scalar != "\r" {
                 if scalar == "\t" {
-                    let next = (width / 4 + 1) * 4
-                    while width < next {
-                        scalars.append((" ", width))
-                        width += 1
-                    }
+                    scalars.append((" ", width))
+                    width = (width / 4 + 1) * 4
                     continue
                 }
                 scalars.append((scalar, width))
                 width += Self.width(of: scalar)
             }
-            firstAt.reserveCapacity(width + 1)
-            var index = 0
-            for column in 0...width {
-                while index < scalars.count, scalars[index].column < column { index += 1 }
-                firstAt.append(index)
+        }
+
+        /// The index of the first scalar at or after display column `column` (a binary search:
+        /// the columns rise).
+        private func firstIndex(atOrAfter column: Int) -> Int {
+            var low = 0
+            var high = scalars.count
+            while low < high {
+                let middle = (low + high) / 2
+                if scalars[middle].column < column { low = middle + 1 } else { high = middle }
             }
+            return low
         }
 
         /// The scalars from display column `from` to `to` (nil: the line's end).
         private func range(from: Int, to: Int?) -> Range<Int> {
-            let start = firstAt[min(max(0, from), width)]
-            let end = to.map { firstAt[min(max(0, $0), width)] } ?? scalars.count
+            let start = firstIndex(atOrAfter: from)
+            let end = to.map { firstIndex(atOrAfter: $0) } ?? scalars.count
             return start..<max(start, end)
         }
 
@@ -69,8 +71,7 @@ enum PandocTables {
 
         /// The scalar at display column `column`, nil past the line's end or inside a wide one.
         func scalar(at column: Int) -> Unicode.Scalar? {
-            guard column >= 0, column < width else { return nil }
-            let index = firstAt[column]
+            let index = firstIndex(atOrAfter: column)
             return index < scalars.count && scalars[index].column == column ? scalars[index].scalar : nil
         }
 

@@ -157,9 +157,10 @@ import Testing
     }
 
     /// What opens a table and never closes it, what a grid table's rules would be if they were
-    /// read column by column, and one wide grid table, 2,000 and 16,000 times: eight times the
-    /// input takes well under sixteen times as long.
-    @Test(arguments: ["unclosed", "grid rule", "wide grid", "captions"])
+    /// read column by column, one wide grid table, captions, and a row of tabs (each four
+    /// columns wide, held as one), 2,000 and 16,000 times: eight times the input takes well
+    /// under sixteen times as long.
+    @Test(arguments: ["unclosed", "grid rule", "wide grid", "captions", "tabs"])
     func tableLikeTextIsReadInLinearTime(kind: String) {
         func source(_ count: Int) -> String {
             switch kind {
@@ -169,6 +170,7 @@ import Testing
             case "wide grid":
                 String(repeating: "+-", count: count) + "+\n" + String(repeating: "|a", count: count) + "|\n"
                     + String(repeating: "+-", count: count) + "+\n"
+            case "tabs": "  a     b\n----- -----\n x" + String(repeating: "\t", count: count * 8) + "y\n"
             default: String(repeating: "| a |\n|---|\n| 1 |\n\n: Caption.\n\n", count: count)
             }
         }
