@@ -218,9 +218,13 @@ import Testing
             (0..<count).map { "Term \($0)\n\n:   Definition.\n\n    About [the thing][r\($0)].\n" }
                 .joined(separator: "\n") + "\n" + (0..<count).map { "[r\($0)]: /\($0)" }.joined(separator: "\n")
         }
-        let seconds = [250, 2_000].map { count in
-            let text = document(count)
-            return Timing.bestThreadSeconds(of: 2) { _ = MarkdownParser.parse(text, file: "many.md") }
+        let texts = [250, 2_000].map(document)
+        // Measured again, up to three times, until the bound holds: a moment of load fails
+        // nothing, and a cost that grows faster than the document fails every time.
+        let seconds = Timing.firstHolding {
+            texts.map { text in Timing.bestThreadSeconds(of: 2) { _ = MarkdownParser.parse(text, file: "many.md") } }
+        } holds: {
+            $0[1] < 14 * $0[0]
         }
         #expect(seconds[1] < 14 * seconds[0], "\(seconds)")
     }
