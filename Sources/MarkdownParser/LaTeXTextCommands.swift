@@ -58,10 +58,9 @@ extension InlineSyntax {
                 index += 1
                 continue
             }
-            guard let style = LaTeXTextCommands.styles[command.name], depth < Self.maxSpanDepth else {
-                if LaTeXTextCommands.styles[command.name] == nil {
-                    found.latexCommands.append((command.name, location(tokens[index])))
-                }
+            let known = LaTeXTextCommands.styles[command.name]
+            guard let style = known, depth < Self.maxSpanDepth else {
+                if known == nil { found.latexCommands.append((command.name, location(tokens[index]))) }
                 output += tokens[index..<command.end]
                 index = command.end
                 continue
