@@ -1,6 +1,7 @@
 /// The names of the sections Typeset makes itself, in the document's language (`lang`, BCP 47:
-/// its primary subtag), as LaTeX's babel sets them for Pandoc's PDF output (babel's language
-/// definition files, `\contentsname` and `\abstractname`); English for a language not listed.
+/// its primary subtag), as LaTeX's babel and polyglossia set them for Pandoc's PDF output (their
+/// language definition files, `\contentsname` and `\abstractname`); English for a language
+/// not listed.
 public enum SectionNames {
     /// The contents' heading: "Contents", "목차", "Inhaltsverzeichnis"…
     public static func contents(language: String?) -> String {
@@ -35,5 +36,15 @@ public enum SectionNames {
         "ru": ("Содержание", "Аннотация"),
         "ja": ("目次", "概要"),
         "zh": ("目录", "摘要"),
+        "no": ("Innhold", "Sammendrag"),
+        "hu": ("Tartalomjegyzék", "Kivonat"),
+        "tr": ("İçindekiler", "Özet"),
+        "uk": ("Зміст", "Анотація"),
+        "el": ("Περιεχόμενα", "Περίληψη"),
+        "he": ("תוכן העניינים", "תקציר"),
+        "ar": ("المحتويات", "ملخص"),
+        "fa": ("فهرست مطالب", "چکیده"),
+        "hi": ("विषय सूची", "सारांश"),
+        "th": ("สารบัญ", "บทคัดย่อ"),
     ]
 }

@@ -525,7 +525,8 @@ public final class CairoPDFRenderer: PageRenderer {
         return paths
     }
 
-    /// Draws a tagged line that holds links or pictures in pieces: its text outside the links
+    /// Draws a tagged line that holds links or pictures, or runs read in another order than
+    /// they are drawn (`runsOutOfOrder`, ``ReadingOrder``), in pieces: its text outside the links
     /// in the open element, each link's glyphs in a run of its own `Link` element (PDF/UA-1
     /// §7.18.5), opened in the link's path (`linkPaths`, by link), and each picture
     /// (`pictures`, ``InlineImageShapes/pictures(of:)``) in a `Figure` of its own. A link that
@@ -534,7 +535,7 @@ public final class CairoPDFRenderer: PageRenderer {
     /// annotations.
     private func drawTextInPieces(
         _ line: ShapedLine, x: Double, baseline: Double, linkPaths: [[StructureElement]],
-        pictures: [(range: Range<Double>, alternativeText: String)]
+        pictures: [(range: Range<Double>, alternativeText: String)], runsOutOfOrder: [ReadingOrder.Run]?
     ) {
         let linePath = openElements
         let glyphs = Self.glyphMidpoints(of: line)
@@ -563,7 +564,7 @@ public final class CairoPDFRenderer: PageRenderer {
         if position < .infinity { pieces.append((position..<Double.infinity, nil)) }
         // Drawn in the order they are read (``ReadingOrder``).
         let read: [ReadingOrder.Piece] =
-            handle.flatMap { ReadingOrder.mixedRuns(of: $0.line) }.map { ReadingOrder.inReadingOrder(pieces, runs: $0) }
+            runsOutOfOrder.map { ReadingOrder.inReadingOrder(pieces, runs: $0) }
             ?? (rightToLeft ? pieces.reversed() : pieces).map { ($0.range, $0.link, rightToLeft) }
         let linksRead = read.compactMap(\.link)
         let (firstRead, lastRead) = (linksRead.first ?? 0, linksRead.last ?? 0)
@@ -613,14 +614,30 @@ public final class CairoPDFRenderer: PageRenderer {
         spans: LineRunSpans?, pictures: [(range: Range<Double>, alternativeText: String)], rightToLeft: Bool
     ) {
         let owner = contentOwner
+        // A picture is drawn whole by the piece that holds its middle: a piece cut where a run
+        // ends (``ReadingOrder``) may hold the end of a picture another piece holds (the last
+        // part of a formula set in parts), whose glyphs it must leave alone.
+        var range = range
+        for picture in pictures where picture.range.overlaps(range) {
+            let middle = (picture.range.lowerBound + picture.range.upperBound) / 2
+            if middle < range.lowerBound {
+                range = min(picture.range.upperBound, range.upperBound)..<range.upperBound
+            } else if middle >= range.upperBound {
+                range = range.lowerBound..<max(picture.range.lowerBound, range.lowerBound)
+            }
+        }
         var cuts: [(range: Range<Double>, alternativeText: String?)] = []
         var position = range.lowerBound
+        // The end of the last picture cut: a picture this piece holds is drawn whole, from its
+        // own start, even where it begins in the piece before.
+        var pictureEnd = -Double.infinity
         for picture in pictures where range.contains((picture.range.lowerBound + picture.range.upperBound) / 2) {
-            let start = max(position, picture.range.lowerBound)
+            let start = max(pictureEnd, picture.range.lowerBound)
             let end = max(start, picture.range.upperBound)
             if start > position { cuts.append((position..<start, nil)) }
             cuts.append((start..<end, picture.alternativeText))
-            position = end
+            position = max(position, end)
+            pictureEnd = end
         }
         if position < range.upperBound { cuts.append((position..<range.upperBound, nil)) }
         for cut in rightToLeft ? cuts.reversed() : cuts where midpoints.sortedContains(in: cut.range) {
@@ -646,7 +663,7 @@ public final class CairoPDFRenderer: PageRenderer {
     }
 
     /// Draws the line `elements[index]` (``PageElement/text(_:x:baseline:)``): when tagged, in
-    /// pieces around its links and pictures (``drawTextInPieces(_:x:baseline:linkPaths:pictures:)``),
+    /// pieces around its links and pictures (``drawTextInPieces(_:x:baseline:linkPaths:pictures:runsOutOfOrder:)``),
     /// and with an added hyphen that follows it drawn on its own (``hideAddedHyphen(of:)``).
     private func drawLine(_ line: ShapedLine, x: Double, baseline: Double, at index: Int, of elements: [PageElement]) {
         if line.readsAsNothing, previewSink == nil, let handle = line.handle as? PangoLineHandle {
@@ -666,9 +683,13 @@ public final class CairoPDFRenderer: PageRenderer {
         let pictures =
             tagged && contentOwner >= 0
             ? (line.handle as? PangoLineHandle).map { InlineImageShapes.pictures(of: $0.line) } ?? [] : []
-        if tagged, contentOwner >= 0, !line.links.isEmpty || !pictures.isEmpty {
+        let runsOutOfOrder =
+            tagged && contentOwner >= 0
+            ? (line.handle as? PangoLineHandle).flatMap { ReadingOrder.runsOutOfOrder(of: $0.line) } : nil
+        if tagged, contentOwner >= 0, !line.links.isEmpty || !pictures.isEmpty || runsOutOfOrder != nil {
             let paths = Self.linkPaths(after: index, in: elements, count: line.links.count)
-            drawTextInPieces(line, x: x, baseline: baseline, linkPaths: paths, pictures: pictures)
+            drawTextInPieces(
+                line, x: x, baseline: baseline, linkPaths: paths, pictures: pictures, runsOutOfOrder: runsOutOfOrder)
         } else {
             markContent()
             drawText(line, x: x, baseline: baseline)

@@ -694,18 +694,16 @@ public final class PangoShaper: TextShaper {
             let linkStart = max(starts[index], lineStart)
             let linkEnd = min(starts[index] + run.text.utf8.count, lineEnd)
             guard linkStart < linkEnd else { continue }
-            var last = linkEnd - 1
-            while last > linkStart && (bytes[last] & 0xC0) == 0x80 { last -= 1 }
-            let x1 = Self.x(ofByte: linkStart - offset, trailing: false, in: line)
-            let x2 = Self.x(ofByte: last - offset, trailing: true, in: line)
-            let left = Double(min(x1, x2)) / scale
-            let right = Double(max(x1, x2)) / scale
-            if let previous = links.last, previous.target == target,
-                abs(previous.x + previous.width - (lineX + left)) < 0.01
-            {
-                links[links.count - 1].width = lineX + right - previous.x
-            } else {
-                links.append(LinkSpan(x: lineX + left, width: right - left, target: target))
+            for range in Self.xRanges(ofBytes: (linkStart - offset)..<(linkEnd - offset), in: line) {
+                let left = Double(range.lowerBound) / scale
+                let right = Double(range.upperBound) / scale
+                if let previous = links.last, previous.target == target,
+                    abs(previous.x + previous.width - (lineX + left)) < 0.01
+                {
+                    links[links.count - 1].width = lineX + right - previous.x
+                } else {
+                    links.append(LinkSpan(x: lineX + left, width: right - left, target: target))
+                }
             }
         }
 
@@ -722,34 +720,52 @@ public final class PangoShaper: TextShaper {
 }
 
 extension PangoShaper {
-    /// The x of the leading (or, `trailing`, the trailing) edge of the character at byte
-    /// `index` of the layout's text from the left edge of `line`, Pango units: the advances of
-    /// the glyph runs before the run holding it plus its place in that run
-    /// (`pango_glyph_string_index_to_x`, which reads the run's own text only). Pango 1.50's
-    /// `pango_layout_line_index_to_x` does the same but first counts the characters of the
-    /// layout's text up to `index` (`g_utf8_pointer_to_offset`), so a link wrapped over many
-    /// lines of one layout cost time quadratic in its length. The line's advance when no run
-    /// holds `index`, as Pango gives.
-    static func x(ofByte index: Int, trailing: Bool, in line: UnsafeMutablePointer<PangoLayoutLine>) -> Int32 {
-        guard let text = pango_layout_get_text(line.pointee.layout) else { return 0 }
+    /// Where the characters of `bytes` (of the layout's text) lie along `line`, Pango units
+    /// from its left edge, left to right: one range for each run they reach into, those that
+    /// touch made one. A stretch of text in one direction is one range; one that changes
+    /// direction (a link whose text ends in Arabic, in an English line) may be several, as
+    /// Unicode's bidirectional algorithm (UAX #9) places its runs, and no edge of one character
+    /// stands for the others': the trailing edge of a right-to-left run's last character is its
+    /// left end. Each run is read alone, with `pango_glyph_string_index_to_x` on its own text:
+    /// Pango 1.50's `pango_layout_line_index_to_x` first counts the characters of the layout's
+    /// text up to the index (`g_utf8_pointer_to_offset`), so a link wrapped over many lines of
+    /// one layout would cost time quadratic in its length.
+    static func xRanges(ofBytes bytes: Range<Int>, in line: UnsafeMutablePointer<PangoLayoutLine>) -> [Range<Int32>] {
+        guard let text = pango_layout_get_text(line.pointee.layout), !bytes.isEmpty else { return [] }
+        var ranges: [Range<Int32>] = []
         var before: Int32 = 0
         var node = line.pointee.runs
         while let runNode = node {
             let glyphItem = runNode.pointee.data.assumingMemoryBound(to: PangoGlyphItem.self)
             let item = glyphItem.pointee.item!
             let start = Int(item.pointee.offset)
-            let length = Int(item.pointee.length)
-            if index >= start, index < start + length {
-                var position: Int32 = 0
+            let end = start + Int(item.pointee.length)
+            let low = max(bytes.lowerBound, start)
+            var last = min(bytes.upperBound, end) - 1
+            if low <= last {
+                while last > low && (UInt8(bitPattern: text[last]) & 0xC0) == 0x80 { last -= 1 }
+                var leading: Int32 = 0
+                var trailing: Int32 = 0
                 pango_glyph_string_index_to_x(
-                    glyphItem.pointee.glyphs, text + start, Int32(length),
-                    &item.pointee.analysis, Int32(index - start), trailing ? 1 : 0, &position)
-                return before + position
+                    glyphItem.pointee.glyphs, text + start, Int32(end - start), &item.pointee.analysis,
+                    Int32(low - start), 0, &leading)
+                pango_glyph_string_index_to_x(
+                    glyphItem.pointee.glyphs, text + start, Int32(end - start), &item.pointee.analysis,
+                    Int32(last - start), 1, &trailing)
+                let range = (before + min(leading, trailing))..<(before + max(leading, trailing))
+                if let previous = ranges.last, previous.upperBound >= range.lowerBound - 1,
+                    range.upperBound >= previous.lowerBound - 1
+                {
+                    ranges[ranges.count - 1] =
+                        min(previous.lowerBound, range.lowerBound)..<max(previous.upperBound, range.upperBound)
+                } else {
+                    ranges.append(range)
+                }
             }
             before += pango_glyph_string_get_width(glyphItem.pointee.glyphs)
             node = runNode.pointee.next
         }
-        return before
+        return ranges
     }
 }
 

@@ -1,17 +1,20 @@
 internal import CPangoCairo
 
-/// The order in which the pieces of a tagged line are read, for a line whose runs go in both
-/// directions (Unicode's bidirectional algorithm, UAX #9: Hebrew in an English line, an
-/// override such as U+202E).
+/// The order in which the pieces of a tagged line are read, for a line with a run set right to
+/// left (Unicode's bidirectional algorithm, UAX #9: a Hebrew or Arabic paragraph, Hebrew in an
+/// English line, an override such as U+202E).
 ///
 /// A tagged line holding links is drawn in pieces, each the glyphs between two links' edges
-/// along the line, and the structure tree reads the pieces in the order they are drawn. Along a
-/// line that mixes directions one piece may hold two stretches far apart in the text (the end
-/// of a right-to-left stretch sits at its left), so such a line's pieces are cut where a run
-/// ends, and the cuts are drawn by the first byte of their run, along each run its own way:
-/// the text's logical order, which is the order PDF's structure tree gives its content in
-/// (ISO 32000-1 §14.8.2.3, "Logical Structure Order"). A line whose runs all go one way keeps
-/// its pieces as they are.
+/// along the line, and the structure tree reads the pieces in the order they are drawn. Pango
+/// draws a line's runs from its left end, and Cairo a right-to-left run's glyphs in the order
+/// of its text, so a line of several runs with one set right to left would be read out of
+/// order: a Hebrew sentence's full stop (a run of the Latin face) first, an Arabic line's
+/// bold word or number before the words written ahead of it, two Hebrew words in an English
+/// line swapped. Such a line is drawn in pieces, links or not, cut where a run ends, and the
+/// cuts are drawn by the first byte of their run, along each run its own way: the text's
+/// logical order, which is the order PDF's structure tree gives its content in (ISO 32000-1
+/// §14.8.2.3, "Logical Structure Order"). A line whose runs all go left to right, or that is
+/// one run, keeps its pieces as they are.
 enum ReadingOrder {
     /// One run of a line: where it lies along the line (pt from the line's start, before font
     /// expansion; the first run reaches back without end and the last on without end), the
@@ -26,12 +29,20 @@ enum ReadingOrder {
     /// it belongs to (nil: none), and which way it is read.
     typealias Piece = (range: Range<Double>, link: Int?, rightToLeft: Bool)
 
-    /// The runs of `line`, in the line's order, when some go right to left and some left to
-    /// right; nil when all go one way.
-    static func mixedRuns(of line: UnsafeMutablePointer<PangoLayoutLine>) -> [Run]? {
+    /// The runs of `line`, in the line's order, when there are several and one goes right to
+    /// left; nil otherwise (the line is read in the order it is drawn).
+    static func runsOutOfOrder(of line: UnsafeMutablePointer<PangoLayoutLine>) -> [Run]? {
+        // Most lines go left to right: their runs are looked at without a list made.
+        var node = line.pointee.runs
+        var rightToLeft = false
+        while let current = node, !rightToLeft {
+            rightToLeft =
+                current.pointee.data.assumingMemoryBound(to: PangoGlyphItem.self).pointee.item.pointee
+                .analysis.level % 2 == 1
+            node = current.pointee.next
+        }
+        guard rightToLeft, line.pointee.runs?.pointee.next != nil else { return nil }
         let items = line.glyphItems
-        // Most lines go one way: their glyphs are not walked.
-        guard Set(items.map { $0.pointee.item.pointee.analysis.level % 2 }).count > 1 else { return nil }
         var runs: [Run] = []
         var advance: Int32 = 0
         for run in items {

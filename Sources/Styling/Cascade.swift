@@ -150,12 +150,14 @@ enum RunMerger {
     /// Runs of spaces made one space (``collapseSpaces(_:)``), leading and trailing white space
     /// of a paragraph removed (``trim(_:)``), then adjacent runs with equal styles made one
     /// (``merge(_:)``), in the runs' own storage: a paragraph of 100,000 runs (links) holds one
-    /// array of them, not three.
+    /// array of them, not three. Code spans and formulas in right-to-left text are then kept
+    /// left to right (``BidiIsolation``).
     static func tidy(_ runs: inout [StyledRun]) {
         dropInvisiblesBesideSpaces(&runs)
         collapseSpaces(&runs)
         trim(&runs)
         merge(&runs)
+        BidiIsolation.isolatingLeftToRight(&runs)
     }
 
     /// The invisible characters that join or part the characters beside them: zero-width

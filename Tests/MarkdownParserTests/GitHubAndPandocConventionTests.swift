@@ -306,6 +306,16 @@ import Testing
         #expect(SectionNames.abstract(language: "de") == "Zusammenfassung")
         #expect(SectionNames.contents(language: "ko-KR") == "목차" && SectionNames.abstract(language: "ko") == "초록")
         #expect(SectionNames.contents(language: "FR_ca") == "Table des matières")
+        // Right-to-left languages and scripts beyond Latin and CJK have their names too.
+        #expect(
+            SectionNames.contents(language: "he-IL") == "תוכן העניינים"
+                && SectionNames.abstract(language: "he") == "תקציר")
+        #expect(
+            SectionNames.contents(language: "ar") == "المحتويات"
+                && SectionNames.contents(language: "fa") == "فهرست مطالب")
+        #expect(
+            SectionNames.contents(language: "el") == "Περιεχόμενα" && SectionNames.contents(language: "th") == "สารบัญ")
+        #expect(SectionNames.contents(language: "hi-IN") == "विषय सूची")
         #expect(
             SectionNames.contents(language: nil) == "Contents" && SectionNames.abstract(language: "tlh") == "Abstract")
     }

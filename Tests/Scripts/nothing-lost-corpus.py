@@ -1,7 +1,9 @@
 #!/usr/bin/env python3
 """Renders every Markdown file under the given folders and checks that no word is lost: each word
 of cmark-gfm's own plain-text rendering (`cmark-gfm -t plaintext`, with GFM's table,
-strikethrough and autolink extensions) must appear in the PDF's text (`pdftotext`), in order.
+strikethrough and autolink extensions) must appear in the PDF's text (`pdftotext`), in order, or
+failing that in its structure tree's text (`pdfinfo -struct-text`), the order a tagged PDF is read
+in, which pdftotext only guesses for right-to-left text.
 
 Usage: nothing-lost-corpus.py TYPESET_BIN FOLDER... ; prints one line per file that loses words
 and a closing line 'N passed, N failed'. Words are compared with spaces and hyphens removed, so
@@ -43,6 +45,25 @@ def note_body(definition):
     body = re.sub(rb"^ {0,3}\[\^[^\]\s]+\]:", b"", definition)
     return re.sub(rb"\n(?:    |\t)", b"\n", body)
 
+def lost_words(text, expected, note_words):
+    """The words of `expected` not found in order in `text`, and of `note_words` not found at all."""
+    haystack = squeeze("".join(normalize(text).split()))
+    position, lost = 0, []
+    for word in expected:
+        # A word is looked for near where the last one was found (a footnote's text moves
+        # to its page's foot), so one lost word cannot match far ahead and hide the rest.
+        found = haystack.find(word, position, position + 4000 + 4 * len(word))
+        if found < 0:
+            lost.append(word)
+        else:
+            position = found + len(word)
+    return lost + [w for w in note_words if re.search(r"\w", w) and w not in haystack]
+
+def structure_text(pdf):
+    """The text of the PDF's structure tree (`pdfinfo -struct-text`), in the tree's order."""
+    tree = subprocess.run(["pdfinfo", "-struct-text", pdf], capture_output=True).stdout.decode("utf-8", "replace")
+    return "\n".join(m.group(1) for m in re.finditer(r'^\s*"(.*)"\s*$', tree, re.M))
+
 def main():
     typeset, folders = sys.argv[1], sys.argv[2:]
     files = sorted(os.path.join(root, name) for folder in folders for root, _, names in os.walk(folder)
@@ -75,17 +96,11 @@ def main():
                 print(f"{path}: typeset failed ({run.returncode}): {run.stderr.decode()[:200]}")
                 continue
             text = subprocess.run(["pdftotext", "-raw", pdf, "-"], capture_output=True).stdout.decode("utf-8", "replace")
-            haystack = squeeze("".join(normalize(text).split()))
-            position, lost = 0, []
-            for word in expected:
-                # A word is looked for near where the last one was found (a footnote's text moves
-                # to its page's foot), so one lost word cannot match far ahead and hide the rest.
-                found = haystack.find(word, position, position + 4000 + 4 * len(word))
-                if found < 0:
-                    lost.append(word)
-                else:
-                    position = found + len(word)
-            lost += [w for w in note_words if re.search(r"\w", w) and w not in haystack]
+            lost = lost_words(text, expected, note_words)
+            if lost:
+                # pdftotext orders right-to-left text by guessing from the glyphs' places; the
+                # structure tree gives the order the text is read in (ISO 32000-1 §14.8.2.3).
+                lost = min(lost, lost_words(structure_text(pdf), expected, note_words), key=len)
             compared += len(expected) + len(note_words)
             if lost:
                 failed += 1
