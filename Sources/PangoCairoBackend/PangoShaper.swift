@@ -472,6 +472,9 @@ public final class PangoShaper: TextShaper {
                     range.upperBound)
             }
         }
+        if let language = style.language, let regional = RegionalGlyphs.language(for: language) {
+            list.insert(pango_attr_language_new(regional), start, end)
+        }
         let (r, g, b, a) = style.color.pango16
         list.insert(pango_attr_foreground_new(r, g, b), start, end)
         if a < 65535 { list.insert(pango_attr_foreground_alpha_new(a), start, end) }
