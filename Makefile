@@ -98,9 +98,9 @@ test: deps check-layering build readme-example $(SPEC_JSON) $(PDF_CHECK) $(CSS_C
 
 # Thread Sanitizer over the suites that render in parallel in one process: the package and its
 # tests built with -sanitize=thread in a folder of their own (.build/tsan, so the debug build is
-# kept), then ConcurrentRenderTests, AsyncRenderTests and RenderSlotsTests; any data race TSan sees
-# fails the run.
-TSAN_SUITES ?= ConcurrentRenderTests|AsyncRenderTests|RenderSlotsTests
+# kept), then ConcurrentRenderTests, AsyncRenderTests, RenderSlotsTests and LayoutAheadTests (one
+# render's layout and drawing threads sharing its font map); any data race TSan sees fails the run.
+TSAN_SUITES ?= ConcurrentRenderTests|AsyncRenderTests|RenderSlotsTests|LayoutAheadTests
 tsan: deps
 	$(SWIFT) build --build-tests --sanitize=thread --scratch-path .build/tsan 2>&1 | grep -v 'prohibited flag' ; exit $${PIPESTATUS[0]}
 	TSAN_OPTIONS=halt_on_error=1 $(SWIFT) test --skip-build --sanitize=thread --scratch-path .build/tsan \

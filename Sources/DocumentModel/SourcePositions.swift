@@ -73,6 +73,13 @@ public struct SourcePositions: Hashable, Sendable {
     /// Whether a source is known.
     public var isEmpty: Bool { lineStarts.isEmpty && chapters == nil }
 
+    /// The length of the source, bytes (once set aside, where its last line starts): a
+    /// book's, its chapters' together; 0 when none is known.
+    public var byteCount: Int {
+        guard let chapters else { return max(storage?.count ?? 0, Int(lineStarts.last ?? 0)) }
+        return chapters.byFile.values.reduce(0) { $0 + $1.byteCount }
+    }
+
     /// The sources of a book's chapters, by file name: each location is looked up in the
     /// source of the file it names.
     public init(chapters: [String: SourcePositions]) {

@@ -193,6 +193,9 @@ public final class Paginator {
     public private(set) var destinations: [String: Int] = [:]
     var previous: StyledBlock?
     var nextPanelID = 0
+    /// The space above the block being placed, and whether an item of it has been placed.
+    var blockSpaceAbove = 0.0
+    var blockHasItems = false
     /// Empty paragraphs already shaped (empty list items), for every block that follows.
     let emptyParagraphs = CellMemory()
     var pendingForcedBreak = false
@@ -233,49 +236,72 @@ public final class Paginator {
     /// Lays out `block` after the previous ones; full pages are rendered immediately.
     /// - Throws: what the renderer throws.
     public func add(_ block: StyledBlock) throws {
-        if case .pageBreak = block.content {
-            pendingForcedBreak = true
-            pendingRightHandPage = pendingRightHandPage || block.opensRightHandPage
-            return
-        }
-        nextPanelID += 1
-        let spaceAbove = max(previous?.spaceAfter ?? 0, block.spaceBefore)
-        // A heading ends the keep of the section before it (that section was shorter than the
-        // lines kept): only a heading right after a heading stays with it.
-        if block.keepWithNext, previous?.keepWithNext != true { keptLinesToCome = 0 }
-        var first = true
+        guard begin(block) else { return }
         // Items are placed as the block's layout makes them (a table row by row), so a page's
         // items are the only ones held.
         let layout = BlockLayout(
             shaper: shaper, options: options, panelID: nextPanelID, emptyParagraphs: emptyParagraphs)
-        try layout.layOut(block) { item in
-            var item = item
-            item.source = block.location
-            if let fit = item.tableFit {
-                tableAdjustments.append(
-                    TableAdjustment(
-                        location: block.location, columns: fit.columns,
-                        styledSize: fit.naturalSize, size: fit.size, parts: fit.parts,
-                        measure: fit.measure))
-            }
-            if first {
-                first = false
-                item.spaceBefore = spaceAbove
-                if block.keepWithPrevious, previous != nil, item.breakBefore == .allowed { item.breakBefore = .avoid }
-                if pendingForcedBreak {
-                    item.breakBefore = .forced
-                    item.opensRightHandPage = pendingRightHandPage
-                    pendingForcedBreak = false
-                    pendingRightHandPage = false
-                }
-                previous = block
-            }
-            if keptLinesToCome > 0 {
-                if item.breakBefore == .allowed { item.breakBefore = .avoid }
-                keptLinesToCome -= Paginator.linesKept(by: block)
-            }
-            try place(item)
+        try layout.layOut(block) { item in try place(item, of: block) }
+        end(block)
+    }
+
+    /// Places `batch`, items of a block laid out ahead on another thread (``LayoutAhead``),
+    /// as ``add(_:)`` places the items it lays out: the same pages.
+    /// - Throws: what the renderer throws.
+    public func add(_ batch: LaidOutBatch) throws {
+        if batch.isFirst, !begin(batch.block) { return }
+        for item in batch.items { try place(item, of: batch.block) }
+        if batch.isLast { end(batch.block) }
+    }
+
+    /// Starts `block`: false for a page break, which only marks the next item.
+    func begin(_ block: StyledBlock) -> Bool {
+        if case .pageBreak = block.content {
+            pendingForcedBreak = true
+            pendingRightHandPage = pendingRightHandPage || block.opensRightHandPage
+            return false
         }
+        nextPanelID += 1
+        blockSpaceAbove = max(previous?.spaceAfter ?? 0, block.spaceBefore)
+        // A heading ends the keep of the section before it (that section was shorter than the
+        // lines kept): only a heading right after a heading stays with it.
+        if block.keepWithNext, previous?.keepWithNext != true { keptLinesToCome = 0 }
+        blockHasItems = false
+        return true
+    }
+
+    /// Places the next item of `block`, which ``begin(_:)`` started.
+    func place(_ item: Item, of block: StyledBlock) throws {
+        var item = item
+        item.source = block.location
+        if let fit = item.tableFit {
+            tableAdjustments.append(
+                TableAdjustment(
+                    location: block.location, columns: fit.columns,
+                    styledSize: fit.naturalSize, size: fit.size, parts: fit.parts,
+                    measure: fit.measure))
+        }
+        if !blockHasItems {
+            blockHasItems = true
+            item.spaceBefore = blockSpaceAbove
+            if block.keepWithPrevious, previous != nil, item.breakBefore == .allowed { item.breakBefore = .avoid }
+            if pendingForcedBreak {
+                item.breakBefore = .forced
+                item.opensRightHandPage = pendingRightHandPage
+                pendingForcedBreak = false
+                pendingRightHandPage = false
+            }
+            previous = block
+        }
+        if keptLinesToCome > 0 {
+            if item.breakBefore == .allowed { item.breakBefore = .avoid }
+            keptLinesToCome -= Paginator.linesKept(by: block)
+        }
+        try place(item)
+    }
+
+    /// Ends `block`: a heading keeps the lines that follow it.
+    func end(_ block: StyledBlock) {
         if block.keepWithNext { keptLinesToCome = Paginator.keptLines }
     }
 
@@ -498,12 +524,20 @@ public final class Paginator {
 
     /// Measures how far `item` and its footnotes draw beyond their boxes, once.
     func measureInk(of item: inout Item) {
-        if item.ink == nil { item.ink = overhang(of: item) }
-        for k in item.notes.indices where item.notes[k].ink == nil { item.notes[k].ink = overhang(of: item.notes[k]) }
+        Self.measureInk(of: &item, shaper: shaper)
+    }
+
+    /// Measures how far `item` and its notes draw beyond their boxes, where not yet measured
+    /// (``overhang(of:shaper:)``).
+    static func measureInk(of item: inout Item, shaper: TextShaper) {
+        if item.ink == nil { item.ink = overhang(of: item, shaper: shaper) }
+        for k in item.notes.indices where item.notes[k].ink == nil {
+            item.notes[k].ink = overhang(of: item.notes[k], shaper: shaper)
+        }
     }
 
     /// How far `item`'s lines draw beyond its box (``TextShaper/extent(of:)``), pt.
-    func overhang(of item: Item) -> Overhang {
+    static func overhang(of item: Item, shaper: TextShaper) -> Overhang {
         var top = 0.0
         var bottom = item.height
         for element in item.elements {

@@ -200,10 +200,28 @@ public final class CairoPDFRenderer: PageRenderer {
     }
 
     private func renderLocked(_ page: Page) throws {
+        guard try drawElements(of: page) else { return }
+        if previewSink != nil {
+            try endPreviewPage()
+        } else {
+            cairo_show_page(cr)
+            handOverShownPage()
+        }
+        let status = cairo_status(cr)
+        if status == CAIRO_STATUS_TAG_ERROR, tagging != nil {
+            throw BackendError.tagging(path: path, message: String(cString: cairo_status_to_string(status)))
+        }
+        if status != CAIRO_STATUS_SUCCESS {
+            throw BackendError.cairo(path: path, message: String(cString: cairo_status_to_string(status)))
+        }
+    }
+
+    /// Draws `page`'s elements (``render(_:)``); false when a preview leaves the page out.
+    private func drawElements(of page: Page) throws -> Bool {
         guard !finished else { throw BackendError.finished(path: path) }
         pageCount += 1
         if previewSink != nil {
-            guard try beginPreviewPage(pageCount, size: page.size) else { return }
+            guard try beginPreviewPage(pageCount, size: page.size) else { return false }
         } else {
             cairo_pdf_surface_set_size(surface, page.size.width, page.size.height)
         }
@@ -223,7 +241,10 @@ public final class CairoPDFRenderer: PageRenderer {
         for (index, element) in page.elements.enumerated() where !rules.skipped.contains(index) {
             switch element {
             case .text(let line, let x, let baseline):
-                drawLine(line, x: x, baseline: baseline, at: index, of: page.elements)
+                // A line is drawn with the render's Pango objects, which a thread laying out
+                // paragraphs ahead takes turns with (``SharedFontMap``): the rest of the page,
+                // and Cairo's writing of it once shown, is this thread's own work.
+                SharedFontMap.run { drawLine(line, x: x, baseline: baseline, at: index, of: page.elements) }
             case .addedHyphen:
                 // Drawn with the line before it (``hideAddedHyphen(of:)``).
                 break
@@ -231,13 +252,13 @@ public final class CairoPDFRenderer: PageRenderer {
                 // Only for text read back from the PDF: a picture of the page shows nothing of it.
                 guard previewSink == nil else { break }
                 markContent()
-                drawWordSpace(after: line, x: x, baseline: baseline)
+                SharedFontMap.run { drawWordSpace(after: line, x: x, baseline: baseline) }
             case .ornament(let line, let x, let baseline, let color):
                 guard let handle = line.handle as? PangoLineHandle else { break }
                 markContent()
                 cairo_new_path(cr)
                 cairo_move_to(cr, x, baseline)
-                pango_cairo_layout_line_path(cr, handle.line)
+                SharedFontMap.run { pango_cairo_layout_line_path(cr, handle.line) }
                 setColor(color)
                 cairo_fill(cr)
             case .fill(let rect, let color):
@@ -305,19 +326,7 @@ public final class CairoPDFRenderer: PageRenderer {
             cairo_tag_end(cr, "Document")
             cairo_tag_end(cr, "Document")
         }
-        if previewSink != nil {
-            try endPreviewPage()
-        } else {
-            cairo_show_page(cr)
-            handOverShownPage()
-        }
-        let status = cairo_status(cr)
-        if status == CAIRO_STATUS_TAG_ERROR, tagging != nil {
-            throw BackendError.tagging(path: path, message: String(cString: cairo_status_to_string(status)))
-        }
-        if status != CAIRO_STATUS_SUCCESS {
-            throw BackendError.cairo(path: path, message: String(cString: cairo_status_to_string(status)))
-        }
+        return true
     }
 
     /// Closes the `Document` tag and the file; a tagged PDF is then completed by

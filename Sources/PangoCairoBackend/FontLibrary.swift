@@ -73,7 +73,7 @@ public enum FontLibrary {
     /// (``PangoShaper/init(pictures:session:)``), so a face resolved for a query is not
     /// resolved again for shaping. By default each borrows a font map of the installed fonts.
     private static func withSetup<T>(_ session: FontSession, _ body: (PangoSetup) -> T) -> T {
-        CairoFaces.lock.run { body(session.setup) }
+        SharedFontMap.run { body(session.setup) }
     }
 
     /// Starts fontconfig now, on a thread of its own, so that the first font query of a render

@@ -27,7 +27,7 @@ final class GObjectRef: @unchecked Sendable {
     }
     // The body runs before `session` is released: the object is given up while its font map
     // is still this session's.
-    deinit { CairoFaces.lock.run { g_object_unref(raw) } }
+    deinit { SharedFontMap.run { g_object_unref(raw) } }
     var opaque: OpaquePointer { OpaquePointer(raw) }
     func typed<T>(_: T.Type) -> UnsafeMutablePointer<T> { raw.assumingMemoryBound(to: T.self) }
 }

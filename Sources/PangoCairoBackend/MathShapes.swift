@@ -519,7 +519,7 @@ extension FontLibrary {
     /// constants, glyph variants and assemblies formulas are laid out with); else what formulas
     /// are set in instead.
     public static func mathFallback(for family: String) -> MathFamilyFallback? {
-        CairoFaces.lock.run {
+        SharedFontMap.run {
             guard HarfBuzzMathFont(family: family) == nil else { return nil }
             let fallback = InlineFormula.defaultFamily
             return MathFamilyFallback(

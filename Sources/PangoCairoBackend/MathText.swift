@@ -29,8 +29,8 @@ struct PangoMathText: MathTextMeasurer {
     }
 
     /// A one-line Pango layout of `text` (line breaks read as spaces), on a font map of
-    /// ``configuration`` borrowed for as long as the layout lives. Call under `CairoFaces.lock`
-    /// (which takes nothing when faces are shared).
+    /// ``configuration`` borrowed for as long as the layout lives. Call inside
+    /// ``SharedFontMap/run(_:)``.
     private func layout(_ text: String, face: MathTextFace, size: Double) -> GObjectRef {
         let session = FontSession(configuration)
         let setup = session.setup
@@ -44,7 +44,7 @@ struct PangoMathText: MathTextMeasurer {
     }
 
     func measure(_ text: String, face: MathTextFace, size: Double) -> MathTextExtent {
-        CairoFaces.lock.run {
+        SharedFontMap.run {
             let made = layout(text, face: face, size: size)
             guard let line = pango_layout_get_line_readonly(made.opaque, 0) else {
                 return MathTextExtent(width: 0, ascent: 0, descent: 0)
@@ -65,7 +65,7 @@ struct PangoMathText: MathTextMeasurer {
     /// Draws `text` with its baseline origin at (`x`, `baseline`) on `cr` in the current source
     /// colour, colour glyphs as running text draws them (``ColorGlyphRuns``).
     func draw(_ text: String, face: MathTextFace, size: Double, x: Double, baseline: Double, on cr: OpaquePointer) {
-        CairoFaces.lock.run {
+        SharedFontMap.run {
             let made = layout(text, face: face, size: size)
             guard let line = pango_layout_get_line_readonly(made.opaque, 0) else { return }
             ColorGlyphRuns.draw(line, cr: cr, x: x, baseline: baseline) {

@@ -22,7 +22,7 @@ extension PangoShaper {
     /// A code block (`breakAnywhere`) is measured as `shape(paragraph, width: nil)` lays it out,
     /// and those lines are kept for setting it at a width they fit in (``KeptCode``).
     public func naturalWidth(of paragraph: StyledParagraph, keepingLayout: Bool) -> Double {
-        CairoFaces.lock.run {
+        SharedFontMap.run {
             keepingLayout && paragraph.style.breakAnywhere
                 ? measureKeepingCode(paragraph) : measureNaturalWidth(paragraph, keep: keepingLayout)
         }
@@ -39,7 +39,7 @@ extension PangoShaper {
     /// (nil: the caller measures each word alone).
     public func naturalWidths(of paragraph: StyledParagraph, words: [Range<Int>], keepingLayout: Bool) -> NaturalWidths
     {
-        CairoFaces.lock.run {
+        SharedFontMap.run {
             var widths: [Double]? = nil
             let natural = measureNaturalWidth(paragraph, keep: keepingLayout) { layout, byteCount in
                 // A paragraph measured with its soft-hyphen runs cut (``StyledParagraph/collapsingSoftHyphenRuns()``)
@@ -83,7 +83,7 @@ extension PangoShaper {
 
     /// Releases the layouts ``naturalWidth(of:keepingLayout:)`` kept that no `shape` call took.
     public func forgetKeptLayouts() {
-        CairoFaces.lock.run {
+        SharedFontMap.run {
             keptCells.removeAll()
             keptCode = nil
         }
@@ -189,7 +189,7 @@ extension PangoShaper {
     /// summaries draw the same glyphs at the same places (for tests and diagnostics).
     static func glyphSummary(of line: ShapedLine) -> [Int64] {
         guard let handle = line.handle as? PangoLineHandle else { return [] }
-        return CairoFaces.lock.run {
+        return SharedFontMap.run {
             var summary: [Int64] = [Int64(handle.line.pointee.start_index), Int64(handle.line.pointee.length)]
             var node = handle.line.pointee.runs
             while let current = node {

@@ -11,12 +11,16 @@ import Typography
 /// as one `PangoLayout` with a line separator (U+2028) at each chosen break and a hyphen at
 /// each chosen hyphenation point, justified by widening the glyphs of word spaces and Hangul
 /// syllables in place — so code spaces, no-break spaces and tracking keep their widths.
+///
+/// Each step that reads or makes Pango objects holds the font map's lock (``SharedFontMap``);
+/// the line breaking between them, the composer's own Swift work, holds none, so a thread
+/// drawing the render's pages takes its turns with the font map meanwhile.
 struct PangoParagraphShaping: ParagraphShaping {
     let shaper: PangoShaper
 
     var maximumRunsPerShaping: Int { ParagraphPieces.maximumRuns }
 
-    func metrics(of font: FontSpec) -> FontMetrics { shaper.primaryMetrics(font) }
+    func metrics(of font: FontSpec) -> FontMetrics { SharedFontMap.run { shaper.primaryMetrics(font) } }
 
     /// The unwrapped layout of the whole paragraph (a table cell's kept from measuring its
     /// width); nil for a paragraph too wide for one (past ``PangoShaper/composedWidth`` at 2 em
@@ -27,27 +31,35 @@ struct PangoParagraphShaping: ParagraphShaping {
             paragraph.runs.count > ParagraphPieces.maximumRuns
             || PangoShaper.unwrappedWidthBound(paragraph) >= PangoShaper.composedWidth
         if wide { return nil }
-        return shaper.keptCells.take(paragraph)
-            ?? shaper.unwrappedLayout(text: text.text, paragraph: paragraph, starts: text.starts)
+        return SharedFontMap.run {
+            shaper.keptCells.take(paragraph)
+                ?? shaper.unwrappedLayout(text: text.text, paragraph: paragraph, starts: text.starts)
+        }
     }
 
     func singleLineWidth(of measurement: GObjectRef) -> Double? {
-        guard pango_layout_get_line_count(measurement.opaque) == 1 else { return nil }
-        var logical = PangoRectangle()
-        pango_layout_get_extents(measurement.opaque, nil, &logical)
-        return Double(logical.width) / Double(PANGO_SCALE)
+        SharedFontMap.run {
+            guard pango_layout_get_line_count(measurement.opaque) == 1 else { return nil }
+            var logical = PangoRectangle()
+            pango_layout_get_extents(measurement.opaque, nil, &logical)
+            return Double(logical.width) / Double(PANGO_SCALE)
+        }
     }
 
     func lines(of measurement: GObjectRef, paragraph: StyledParagraph, text: CollectedText) -> ShapedLines {
-        let lines = shaper.collectLines(
-            layout: measurement, paragraph: paragraph, bytes: text.bytes, base: 0, starts: text.starts
-        ).map(\.line)
-        return ShapedLines(lines: lines, rightToLeft: PangoShaper.rightToLeftLines(measurement))
+        SharedFontMap.run {
+            let lines = shaper.collectLines(
+                layout: measurement, paragraph: paragraph, bytes: text.bytes, base: 0, starts: text.starts
+            ).map(\.line)
+            return ShapedLines(lines: lines, rightToLeft: PangoShaper.rightToLeftLines(measurement))
+        }
     }
 
     func prepare(_ measurement: GObjectRef?, paragraph: StyledParagraph, text: CollectedText) -> PreparedParagraph {
-        measurement.map { shaper.prepare($0, text: text.text, paragraph: paragraph) }
-            ?? shaper.prepareInPieces(text: text.text, paragraph: paragraph, starts: text.starts)
+        SharedFontMap.run {
+            measurement.map { shaper.prepare($0, text: text.text, paragraph: paragraph) }
+                ?? shaper.prepareInPieces(text: text.text, paragraph: paragraph, starts: text.starts)
+        }
     }
 
     func hasHyphenationPatterns(for language: String) -> Bool { Hyphenator.hasPatterns(for: language) }
@@ -57,7 +69,7 @@ struct PangoParagraphShaping: ParagraphShaping {
     }
 
     func breakKerning(in font: FontSpec, before: Unicode.Scalar, after: Unicode.Scalar, addsHyphen: Bool) -> Double {
-        shaper.breakKerning(in: font, before: before, after: after, addsHyphen: addsHyphen)
+        SharedFontMap.run { shaper.breakKerning(in: font, before: before, after: after, addsHyphen: addsHyphen) }
     }
 
     /// Lines cut from the measurement are left-to-right (a paragraph with right-to-left runs
@@ -67,26 +79,30 @@ struct PangoParagraphShaping: ParagraphShaping {
         paragraph: StyledParagraph, text: CollectedText
     ) -> [ShapedLine]? {
         guard shaper.cutsMeasuredLines else { return nil }
-        return shaper.linesFromMeasurement(
-            measurement, composition: composition, prepared: prepared, paragraph: paragraph, bytes: text.bytes,
-            starts: text.starts)
+        return SharedFontMap.run {
+            shaper.linesFromMeasurement(
+                measurement, composition: composition, prepared: prepared, paragraph: paragraph, bytes: text.bytes,
+                starts: text.starts)
+        }
     }
 
     func shapeLines(_ lineSet: LineSet, composed: ArraySlice<ComposedLine>) -> ShapedLines {
-        let layout = shaper.unwrappedLayout(text: lineSet.text, paragraph: lineSet.paragraph, starts: lineSet.starts)
-        shaper.justify(layout, lines: composed, spaces: lineSet.stretchableSpace, gaps: lineSet.syllableGap)
-        let rightToLeft = PangoShaper.rightToLeftLines(layout)
-        let lines = shaper.collectLines(
-            layout: layout, paragraph: lineSet.paragraph, bytes: Array(lineSet.text.utf8), base: 0,
-            starts: lineSet.starts
-        ).map(\.line)
-        return ShapedLines(lines: lines, rightToLeft: rightToLeft)
+        SharedFontMap.run {
+            let layout = shaper.unwrappedLayout(
+                text: lineSet.text, paragraph: lineSet.paragraph, starts: lineSet.starts)
+            shaper.justify(layout, lines: composed, spaces: lineSet.stretchableSpace, gaps: lineSet.syllableGap)
+            let rightToLeft = PangoShaper.rightToLeftLines(layout)
+            let lines = shaper.collectLines(
+                layout: layout, paragraph: lineSet.paragraph, bytes: Array(lineSet.text.utf8), base: 0,
+                starts: lineSet.starts
+            ).map(\.line)
+            return ShapedLines(lines: lines, rightToLeft: rightToLeft)
+        }
     }
 }
 
 extension PangoShaper {
-    /// Lays out `paragraph` at `width` pt through the paragraph stages (call under the font
-    /// lock): every line at once.
+    /// Lays out `paragraph` at `width` pt through the paragraph stages: every line at once.
     func composeWhole(_ paragraph: StyledParagraph, width: Double) -> ShapedParagraph {
         switch composeInGroups(paragraph, width: width) {
         case .whole(let shaped):
@@ -98,14 +114,15 @@ extension PangoShaper {
         }
     }
 
-    /// Lays out `paragraph` at `width` pt through the paragraph stages (call under the font
-    /// lock), noting the words wider than `width` it broke or left overfull
+    /// Lays out `paragraph` at `width` pt through the paragraph stages (each step that reads or
+    /// makes Pango objects under ``SharedFontMap/run(_:)``, the line breaking between them
+    /// not), noting the words wider than `width` it broke or left overfull
     /// (``overwideWords``): a paragraph that fits on one line, or one whose lines are cut from
     /// its measurement, comes back whole; the others as chosen lines to shape with
     /// ``nextGroup(_:)``.
     func composeInGroups(_ paragraph: StyledParagraph, width: Double) -> ParagraphLayout.Lines {
         let composed = ParagraphLayout.compose(paragraph, width: width, shaping: PangoParagraphShaping(shaper: self))
-        overwideWords += composed.brokenWords
+        SharedFontMap.run { overwideWords += composed.brokenWords }
         return composed.lines
     }
 

@@ -42,6 +42,18 @@ public final class PangoShaper: TextShaper {
     /// The generations of pictures and laid-out formulas this shaper keeps what it names in.
     let shapeHold = ShapeHold()
 
+    /// The words wider than their measure found so far, which it forgets, and the formulas
+    /// too wide from the `formulas`-th on (``overwideWords``, ``overwideFormulas``), read
+    /// under the lock of a font map shared with another thread (``SharedFontMap``).
+    package func takeOverwide(formulasFrom formulas: Int) -> (
+        words: [ParagraphLayout.OverwideWord], formulas: [OverwideFormula]
+    ) {
+        SharedFontMap.run {
+            defer { overwideWords.removeAll() }
+            return (overwideWords, Array(overwideFormulas[min(formulas, overwideFormulas.count)...]))
+        }
+    }
+
     /// Creates a shaper on `session`'s font map, so fonts, metrics and fontconfig's answers are
     /// shared with the render's font queries on that session (``FontLibrary``).
     ///
@@ -57,7 +69,7 @@ public final class PangoShaper: TextShaper {
         self.session = session
         let setup = session.setup
         self.setup = setup
-        context = CairoFaces.lock.run { setup.context(forPictures: pictures) }
+        context = SharedFontMap.run { setup.context(forPictures: pictures) }
     }
 
     // MARK: Metrics
@@ -68,7 +80,7 @@ public final class PangoShaper: TextShaper {
     /// (HarfBuzz `hb_ot_metrics`, which falls back to measuring glyphs). Resolved once per
     /// process for each request (``FontCache``).
     public func metrics(of font: FontSpec) -> FontMetrics {
-        CairoFaces.lock.run { primaryMetrics(font) }
+        SharedFontMap.run { primaryMetrics(font) }
     }
 
     /// How far `line`'s ink reaches from its baseline, pt: the ink of every glyph run on it as
@@ -80,7 +92,7 @@ public final class PangoShaper: TextShaper {
         guard let handle = line.handle as? PangoLineHandle else { return LineExtent(above: 0, below: 0) }
         var extent = LineExtent(above: handle.pictureHeight, below: 0)
         let scale = Double(PANGO_SCALE)
-        CairoFaces.lock.run {
+        SharedFontMap.run {
             var node = handle.line.pointee.runs
             while let runNode = node {
                 let run = runNode.pointee.data.assumingMemoryBound(to: PangoGlyphItem.self)
@@ -120,7 +132,7 @@ public final class PangoShaper: TextShaper {
     /// are drawn as they are, never changed, so one layout serves every place it is drawn.
     /// Paragraphs set to a width (table cells, mostly all different) are shaped each time.
     public func shape(_ paragraph: StyledParagraph, width: Double?) -> ShapedParagraph {
-        CairoFaces.lock.run {
+        SharedFontMap.run {
             let remembered = width == nil && ShortParagraphs.isShort(paragraph)
             let key = ShortParagraphs.Key(paragraph: paragraph, width: width)
             if remembered, let known = shortParagraphs.shaped[key] { return known }
@@ -187,18 +199,20 @@ public final class PangoShaper: TextShaper {
         _ paragraph: StyledParagraph, width: Double,
         inGroups body: (ShapedLineGroup) throws -> Void
     ) rethrows {
-        let composed: ParagraphLayout.Lines = CairoFaces.lock.run {
-            guard !paragraph.style.breakAnywhere, paragraph.style.hangingIndent == 0 else {
-                return .whole(shapeWhole(paragraph, width: width))
-            }
-            return composeInGroups(
-                fittingWideFormulas(paragraph.collapsingSoftHyphenRuns(), width: width), width: width)
+        // The composer's steps take the font map's lock each (``PangoParagraphShaping``): its
+        // line breaking between them holds none.
+        let composed: ParagraphLayout.Lines
+        if paragraph.style.breakAnywhere || paragraph.style.hangingIndent != 0 {
+            composed = SharedFontMap.run { .whole(shapeWhole(paragraph, width: width)) }
+        } else {
+            let fitted = SharedFontMap.run { fittingWideFormulas(paragraph.collapsingSoftHyphenRuns(), width: width) }
+            composed = composeInGroups(fitted, width: width)
         }
         switch composed {
         case .whole(let shaped):
             try body(ShapedLineGroup(lines: shaped.lines, first: 0, lineCount: shaped.lines.count))
         case .pending(var pending):
-            while let group = CairoFaces.lock.run({ nextGroup(&pending) }) { try body(group) }
+            while let group = nextGroup(&pending) { try body(group) }
         }
     }
 
@@ -805,7 +819,7 @@ final class PangoLineHandle {
         self.carrier = carrier
         self.pictureHeight = pictureHeight
     }
-    deinit { CairoFaces.lock.run { pango_layout_line_unref(line) } }
+    deinit { SharedFontMap.run { pango_layout_line_unref(line) } }
 }
 
 /// The lines of short paragraphs already shaped (markers, empty items, numbers), so that a

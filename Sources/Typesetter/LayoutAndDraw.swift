@@ -5,6 +5,7 @@ internal import PangoCairoBackend
 internal import ProcessMemory
 import Styling
 internal import TaggedPDF
+import WorkQueues
 
 /// The layout and draw stage: the document styled again block by block (``LayoutBlocks``),
 /// the front matter's blocks inserted, broken into lines and pages, and drawn. Passes that
@@ -115,7 +116,8 @@ struct LayoutAndDraw {
     ) throws -> (paginator: Paginator, diagnostics: [Diagnostic]) {
         let theme = settings.theme
         let options = settings.options
-        let paginator = Paginator(shaper: shaper, options: layoutOptions(pageCount: pageCount), renderer: renderer)
+        let layout = layoutOptions(pageCount: pageCount)
+        let paginator = Paginator(shaper: shaper, options: layout, renderer: renderer)
         var styling = settings.styling
         styling.droppedLinks = survey.links.droppedTargets
         styling.mathLabels = survey.mathLabels
@@ -129,27 +131,35 @@ struct LayoutAndDraw {
         // table's first column repeated beside each part of its columns) is one word there:
         // said once.
         var reportedWords = Set<String>()
-        _ = try StyledBlockPipe.forEach(blocks, threaded: threaded) { chunk in
-            for block in chunk {
-                // An asynchronous render whose task was cancelled stops here, between blocks.
-                try options.cancellation?.check()
-                let overwide = shaper.overwideFormulas.count
-                try paginator.add(block)
-                if shaper.overwideFormulas.count > overwide, draws {
-                    for formula in shaper.overwideFormulas[overwide...] {
-                        diagnostics.append(
-                            Self.overwideFormula(
-                                formula, measure: theme.page.measure, at: formula.location ?? block.location))
-                    }
-                } else if draws {
-                    var inCell = false
-                    if case .table = block.content { inCell = true }
-                    for word in shaper.overwideWords
-                    where reportedWords.insert("\(block.location?.description ?? "")\u{0}\(word.text)").inserted {
-                        diagnostics.append(Self.overwideWord(word, inCell: inCell, at: block.location))
-                    }
+        func report(_ block: StyledBlock, words: [ParagraphLayout.OverwideWord], formulas: [OverwideFormula]) {
+            guard draws else { return }
+            if !formulas.isEmpty {
+                for formula in formulas {
+                    diagnostics.append(
+                        Self.overwideFormula(
+                            formula, measure: theme.page.measure, at: formula.location ?? block.location))
                 }
-                shaper.overwideWords.removeAll()
+                return
+            }
+            var inCell = false
+            if case .table = block.content { inCell = true }
+            for word in words
+            where reportedWords.insert("\(block.location?.description ?? "")\u{0}\(word.text)").inserted {
+                diagnostics.append(Self.overwideWord(word, inCell: inCell, at: block.location))
+            }
+        }
+        if threaded, document.source.byteCount >= Self.aheadFromBytes {
+            try layOutAhead(blocks, options: layout, into: paginator, report: report)
+        } else {
+            _ = try StyledBlockPipe.forEach(blocks, threaded: false) { chunk in
+                for block in chunk {
+                    // An asynchronous render whose task was cancelled stops here, between blocks.
+                    try options.cancellation?.check()
+                    let formulas = shaper.overwideFormulas.count
+                    try paginator.add(block)
+                    let overwide = shaper.takeOverwide(formulasFrom: formulas)
+                    report(block, words: overwide.words, formulas: overwide.formulas)
+                }
             }
         }
         try paginator.finish()
@@ -163,6 +173,79 @@ struct LayoutAndDraw {
             }
         }
         return (paginator, diagnostics)
+    }
+
+    /// A batch of a block's items laid out ahead (``LaidOutBatch``), and with the block's last
+    /// batch the words and formulas its layout found too wide.
+    private struct AheadBatch: @unchecked Sendable {
+        var batch: LaidOutBatch
+        var words: [ParagraphLayout.OverwideWord] = []
+        var formulas: [OverwideFormula] = []
+    }
+
+    /// Batches of laid-out items that may wait for the paginator: a few pages' worth.
+    static let batchesAhead = 32
+
+    /// The shortest source laid out ahead on a thread of its own, bytes: about 20 pages of
+    /// prose. A shorter document is set in a few tens of milliseconds, where the thread's start
+    /// and the turns the two threads take with the font map cost what they save, and a server
+    /// rendering many short documents at once keeps its cores for them (``layOutAhead``).
+    static let aheadFromBytes = 64 << 10
+
+    /// Lays `blocks` out on a thread of their own (``LayoutAhead``: styling on another thread
+    /// before it, ``StyledBlockPipe``) while this thread places the items and draws the pages
+    /// (``Paginator/add(_:)-(LaidOutBatch)``): the same pages and PDF as laying each block out
+    /// in turn, with shaping and line breaking beside pagination and drawing. The two threads
+    /// share the shaper's font map and take turns with it (``SharedFontMap``). `report` gets
+    /// each block's too-wide words and formulas once its last items are placed.
+    /// - Throws: what placing and drawing throw, and ``TypesetError`` when the render is
+    ///   cancelled; the layout thread is stopped and joined first.
+    private func layOutAhead(
+        _ blocks: LayoutBlocks, options layoutOptions: LayoutOptions, into paginator: Paginator,
+        report: (StyledBlock, [ParagraphLayout.OverwideWord], [OverwideFormula]) -> Void
+    ) throws {
+        let shared = SharedFontMap()
+        let queue = WorkQueue<AheadBatch>(capacity: Self.batchesAhead)
+        let shaper = shaper
+        struct Stopped: Error {}
+        queue.startProducer(stackSize: StyledBlockPipe.stackSize) { queue in
+            try shared.sharing(with: shaper) {
+                var ahead = LayoutAhead(shaper: shaper, options: layoutOptions)
+                var formulas = shaper.overwideFormulas.count
+                _ = try StyledBlockPipe.forEach(blocks, threaded: true) { chunk in
+                    for block in chunk {
+                        var last: LaidOutBatch?
+                        let going = ahead.layOut(block) { batch in
+                            guard !batch.isLast else {
+                                last = batch
+                                return true
+                            }
+                            return queue.put(AheadBatch(batch: batch))
+                        }
+                        guard going, let last else { throw Stopped() }
+                        let overwide = shaper.takeOverwide(formulasFrom: formulas)
+                        formulas += overwide.formulas.count
+                        let batch = AheadBatch(batch: last, words: overwide.words, formulas: overwide.formulas)
+                        guard queue.put(batch) else { throw Stopped() }
+                    }
+                }
+            }
+        }
+        try shared.sharing(with: shaper) {
+            do {
+                while let next = try queue.take() {
+                    // An asynchronous render whose task was cancelled stops here, between batches.
+                    try settings.options.cancellation?.check()
+                    try paginator.add(next.batch)
+                    if next.batch.isLast { report(next.batch.block, next.words, next.formulas) }
+                }
+            } catch {
+                queue.cancel()
+                queue.join()
+                throw error
+            }
+            queue.join()
+        }
     }
 
     /// The page, widows, orphans and running texts of a layout pass, `{pages}` read as

@@ -1,0 +1,57 @@
+import Foundation
+
+/// Pango work of a render whose font map two threads share.
+///
+/// A render may lay its paragraphs out on one thread while it draws its pages on another
+/// (`Typesetter`'s layout ahead): both use the render's one font map, its fonts and the
+/// layouts made on it, whose caches Pango does not lock (a font's glyph extents, a layout
+/// line's extents, the font map's fontsets). So the two threads take turns with them: each
+/// holds the render's ``SharedFontMap`` while it shapes, measures, draws a page's elements or
+/// gives up a Pango object, and lets it go for the work that is its own (line breaking,
+/// pagination, Cairo's writing of a shown page). Every Pango call of the backend goes through
+/// ``run(_:)``, which takes ``CairoFaces/lock`` and then, on a thread that has entered a shared
+/// font map (``sharing(with:_:)``), that map's lock. A render on one thread enters none and
+/// takes no lock of its own.
+package final class SharedFontMap: @unchecked Sendable {
+    /// The lock the threads take turns with (fair to a thread that waits: ``RecursiveLock``).
+    let lock = RecursiveLock()
+
+    /// A lock for one render's font map, entered by no thread yet.
+    package init() {}
+
+    /// Runs `body` with the calling thread in this shared font map, and in `shaper`'s lane
+    /// (the faces its font map opens, ``CairoFaces/lanes``), then puts the thread back as it
+    /// was.
+    package func sharing<T>(with shaper: PangoShaper, _ body: () throws -> T) rethrows -> T {
+        let outerMap = pthread_getspecific(Self.key)
+        let outerLane = CairoFaces.currentLane
+        pthread_setspecific(Self.key, Unmanaged.passUnretained(self).toOpaque())
+        CairoFaces.currentLane = shaper.setup.lane
+        defer {
+            pthread_setspecific(Self.key, outerMap)
+            CairoFaces.currentLane = outerLane
+        }
+        return try body()
+    }
+
+    /// The shared font map the calling thread has entered, if any.
+    static var current: SharedFontMap? {
+        pthread_getspecific(key).map { Unmanaged<SharedFontMap>.fromOpaque($0).takeUnretainedValue() }
+    }
+
+    /// The thread-specific key that holds the entered map.
+    private static let key: pthread_key_t = {
+        var key = pthread_key_t()
+        pthread_key_create(&key, nil)
+        return key
+    }()
+
+    /// `body`'s result, run under ``CairoFaces/lock`` and the calling thread's shared font map's
+    /// lock (when it has entered one): how the backend calls Pango.
+    static func run<T>(_ body: () throws -> T) rethrows -> T {
+        try CairoFaces.lock.run {
+            guard let shared = current else { return try body() }
+            return try shared.lock.run(body)
+        }
+    }
+}
