@@ -727,6 +727,30 @@ public final class Paginator {
         return Overhang(above: -top, below: bottom - stackTop)
     }
 
+    /// The first line of `paragraph` set at `measure` pt: when it takes more lines, its words
+    /// that fit one line followed by an ellipsis (…), as a running head is cut in print (CSS
+    /// `text-overflow: ellipsis`); a first word wider than the measure alone is its first line.
+    static func oneLine(_ paragraph: StyledParagraph, measure: Double, shaper: TextShaper) -> [ShapedLine] {
+        let lines = shaper.shape(paragraph, width: measure).lines
+        guard lines.count > 1, let run = paragraph.runs.last else { return Array(lines.prefix(1)) }
+        let before = paragraph.runs.dropLast()
+        let words = run.text.split(separator: " ", omittingEmptySubsequences: false)
+        func cut(_ count: Int) -> StyledParagraph {
+            var cut = paragraph
+            cut.runs = before + [StyledRun(words[..<count].joined(separator: " ") + "…", style: run.style)]
+            return cut
+        }
+        // The most words that fit (binary search: fewer words never take more lines).
+        var low = 0
+        var high = words.count - 1
+        while low < high {
+            let mid = (low + high + 1) / 2
+            if shaper.shape(cut(mid), width: measure).lines.count <= 1 { low = mid } else { high = mid - 1 }
+        }
+        guard low > 0 else { return Array(lines.prefix(1)) }
+        return Array(shaper.shape(cut(low), width: measure).lines.prefix(1))
+    }
+
     /// Whether two structure paths end in the same element (items of one block).
     static func sameBlock(_ first: [StructureElement], _ second: [StructureElement]) -> Bool {
         guard let firstEnd = first.last, let secondEnd = second.last else { return first.isEmpty && second.isEmpty }
@@ -739,7 +763,7 @@ public final class Paginator {
     func appendRunningText(_ paragraph: StyledParagraph?, baselineFromTop: Double, to page: inout Page) {
         guard let paragraph else { return }
         page.elements.append(.structure([.artifact]))
-        for line in shaper.shape(paragraph, width: measure).lines.prefix(1) {
+        for line in Self.oneLine(paragraph, measure: measure, shaper: shaper) {
             let extent = shaper.extent(of: line)
             let baseline = max(extent.above, min(baselineFromTop, options.page.paper.height - extent.below))
             page.elements.append(.text(line, x: left + line.x, baseline: baseline))

@@ -201,7 +201,11 @@ struct TableLayout {
             if item.height > tallest {
                 item.fragments = RowFragments(lines: lines, columns: columns, bottomPadding: pad, closing: closing)
             }
-            item.breakBefore = i == 0 ? .avoid : .allowed
+            // As a paragraph keeps its first and last lines (orphans and widows, CSS
+            // Fragmentation 3 §3.3), a table keeps its first `orphans` rows with its header and
+            // its last `widows` rows together: no row alone under the header at a page's foot,
+            // nor alone under the repeated header at the next page's top.
+            item.breakBefore = i < max(1, options.orphans) || i > rowCount - options.widows ? .avoid : .allowed
             item.repeatedHeader = headerBox
             try emit(item)
         }

@@ -104,8 +104,8 @@ struct FrontMatter {
             let location = given == nil ? metadata.fieldLocations[key] : nil
             let what =
                 fit.overlong.contains(key)
-                ? "is wider than the measure (\(measure.wholePointsText) pt) even with its title shortened: "
-                    + "only its first line is set"
+                ? "is wider than the measure (\(measure.wholePointsText) pt) even without its title: "
+                    + "each page sets the words that fit and an ellipsis (…)"
                 : "is wider than the measure (\(measure.wholePointsText) pt): its {title} is shortened "
                     + "with an ellipsis (…)"
             return Diagnostic(.warning, "the running \(key) \(what)", at: location, kind: .overfull)

@@ -183,8 +183,10 @@ struct LayoutAndDraw {
         var formulas: [OverwideFormula] = []
     }
 
-    /// Batches of laid-out items that may wait for the paginator: a few pages' worth.
-    static let batchesAhead = 32
+    /// Batches of laid-out items that may wait for the paginator: about three pages' worth. A
+    /// line of many runs (a paragraph of 50,000 code spans) holds kilobytes, so more ahead
+    /// raises the peak (32 batches: 79 MiB against 69 MiB on one thread; 8: 69 MiB).
+    static let batchesAhead = 8
 
     /// The shortest source laid out ahead on a thread of its own, bytes: about 20 pages of
     /// prose. A shorter document is set in a few tens of milliseconds, where the thread's start

@@ -46,9 +46,9 @@ struct RunningText {
     /// This running text with `{title}` shortened at a word and ended with an ellipsis (…), as
     /// a running head is cut in print (CSS `text-overflow: ellipsis` does the same on one
     /// line), so that every template set with four-digit page numbers fits one line of
-    /// `measure` pt; a page draws only the first line of a running text. Returns the templates
-    /// ("header", "footer") whose title was shortened, and those that still take more than one
-    /// line (their text beyond the first line is not set).
+    /// `measure` pt. Returns the templates ("header", "footer") whose title was shortened, and
+    /// those that take more than one line even with no title, whose title is kept (a page sets
+    /// as many of their words as fit one line, then an ellipsis).
     func fitted(to measure: Double, shaper: TextShaper) -> (
         running: RunningText, shortened: [String], overlong: [String]
     ) {
@@ -68,6 +68,9 @@ struct RunningText {
         let words = title.split(separator: " ", omittingEmptySubsequences: true)
         for (key, template) in [("header", headerTemplate), ("footer", footerTemplate)] {
             guard let template, template.contains("{title}"), lines(fitted, key) > 1 else { continue }
+            // A template too long with no title at all keeps its title: the page cuts the
+            // whole text at a word instead (``Paginator/appendRunningText(_:baselineFromTop:to:)``).
+            guard lines(titled("…"), key) <= 1 else { continue }
             // The most words that fit (binary search: fewer words never take more lines).
             var low = 0
             var high = words.count - 1

@@ -695,8 +695,19 @@ import Typography
             "---\nfooter: \"\(long){page}\"\n---\n\n\(body)\n", name: "feature-running-literal")
         #expect(
             literal.diagnostics.contains {
-                $0.message.contains("running footer") && $0.message.contains("only its first line")
+                $0.message.contains("running footer") && $0.message.contains("the words that fit and an ellipsis")
             }, "\(literal.diagnostics)")
+        // A template too long even without its title keeps the title whole and is cut after
+        // the last word that fits, with an ellipsis, on every page.
+        let (fixed, fixedReport) = try Render.markdown(
+            "---\ntitle: Short\nheader: \"{title} — \(long)\"\n---\n\n\(body)\n", name: "feature-running-fixed")
+        #expect(fixedReport.diagnostics.contains { $0.message.contains("running header") })
+        let heads = try PDFProbe.words(fixed).filter { $0.yMax < 60 }
+        for page in Set(heads.map(\.page)) {
+            let line = heads.filter { $0.page == page }.sorted { $0.xMin < $1.xMin }.map(\.text)
+            #expect(line.first == "Short" && line.last?.hasSuffix("literal…") == true, "page \(page): \(line)")
+        }
+        #expect(Set(heads.map(\.page)).count > 1)
     }
 
     /// Front matter text values read as Markdown inline text, as Pandoc reads metadata: the
