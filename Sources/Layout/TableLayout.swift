@@ -201,14 +201,18 @@ struct TableLayout {
             if item.height > tallest {
                 item.fragments = RowFragments(lines: lines, columns: columns, bottomPadding: pad, closing: closing)
             }
-            // As a paragraph keeps its first and last lines (orphans and widows, CSS
-            // Fragmentation 3 §3.3), a table keeps its first `orphans` rows with its header and
-            // its last `widows` rows together: no row alone under the header at a page's foot,
-            // nor alone under the repeated header at the next page's top.
-            item.breakBefore = i < max(1, options.orphans) || i > rowCount - options.widows ? .avoid : .allowed
+            item.breakBefore = breakBefore(row: i, of: rowCount)
             item.repeatedHeader = headerBox
             try emit(item)
         }
+    }
+
+    /// Whether a page may end before body row `row` of `count`. As a paragraph keeps its first
+    /// and last lines (orphans and widows, CSS Fragmentation 3 §3.3), a table keeps its first
+    /// `orphans` rows with its header and its last `widows` rows together: no row alone under
+    /// the header at a page's foot, nor alone under the repeated header at the next page's top.
+    func breakBefore(row: Int, of count: Int) -> BreakRule {
+        row < max(1, options.orphans) || row > count - options.widows ? .avoid : .allowed
     }
 
     /// How a table is set: at what fraction of its size, in which parts of columns, and its
