@@ -89,14 +89,7 @@ import Typography
         var options = RenderOptions(creationDate: Self.fixed)
         options.theme = try Self.theme(mono: mono, italicComments: mono == ["Noto Mono"])
         let parsed = MarkdownParser.parse(Self.markdown, file: "deferred.md")
-        var outputs: [(Data, [Diagnostic])] = []
-        for threaded in [false, true] {
-            let path = Render.folder + "/deferred-\(mono[0])-\(threaded).pdf"
-            let report = try Typesetter.render(
-                document: parsed.document, diagnostics: parsed.diagnostics, to: path, options: options,
-                threaded: threaded)
-            outputs.append((try Data(contentsOf: URL(fileURLWithPath: path)), report.diagnostics))
-        }
+        let outputs = try Render.onOneThreadAndMore(parsed, options: options, name: "deferred-\(mono[0])")
         #expect(outputs[0].0 == outputs[1].0, "\(mono): PDF bytes differ")
         #expect(outputs[0].1 == outputs[1].1, "\(mono): diagnostics differ")
         if mono == ["Noto Mono"] {

@@ -46,19 +46,29 @@ import Testing
         options.tagged = tagged
         let parsed = MarkdownParser.parse(markdown, file: "ahead.md")
         #expect(parsed.document.source.byteCount >= LayoutAndDraw.aheadFromBytes)
-        var outputs: [(Data, [Diagnostic])] = []
-        for threaded in [false, true] {
-            let path = Render.folder + "/ahead-\(tagged)-\(threaded).pdf"
-            let report = try Typesetter.render(
-                document: parsed.document, diagnostics: parsed.diagnostics, to: path, options: options,
-                threaded: threaded)
-            outputs.append((try Data(contentsOf: URL(fileURLWithPath: path)), report.diagnostics))
-        }
+        let outputs = try Render.onOneThreadAndMore(parsed, options: options, name: "ahead-\(tagged)")
         #expect(outputs[0].0 == outputs[1].0, "PDF bytes differ")
         #expect(outputs[0].1 == outputs[1].1, "diagnostics differ")
         #expect(outputs[1].1.contains { $0.message.contains("wider than the measure") }, "\(outputs[1].1)")
         let pdf = Render.folder + "/ahead-\(tagged)-true.pdf"
         #expect(try PDFProbe.qpdfClean(pdf))
         #expect(try PDFProbe.text(pdf).contains("Note 89, with a second sentence in it."))
+    }
+}
+
+extension Render {
+    /// `parsed` rendered with `options` on one thread and then with the render's other threads
+    /// (styling, layout ahead), each PDF's bytes with its warnings, in that order; the files are
+    /// `NAME-false.pdf` and `NAME-true.pdf` in ``folder``.
+    static func onOneThreadAndMore(
+        _ parsed: ParseResult, options: RenderOptions, name: String
+    ) throws -> [(Data, [Diagnostic])] {
+        try [false, true].map { threaded in
+            let path = folder + "/\(name)-\(threaded).pdf"
+            let report = try Typesetter.render(
+                document: parsed.document, diagnostics: parsed.diagnostics, to: path, options: options,
+                threaded: threaded)
+            return (try Data(contentsOf: URL(fileURLWithPath: path)), report.diagnostics)
+        }
     }
 }

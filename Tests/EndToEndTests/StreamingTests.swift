@@ -162,14 +162,7 @@ import Typography
                 creationDate: Self.fixed, header: "{title}", footer: "{page} of {pages}", tableOfContents: true)
             options.tagged = tagged
             let parsed = MarkdownParser.parse(markdown, file: "\(name).md")
-            var outputs: [(Data, [Diagnostic])] = []
-            for threaded in [false, true] {
-                let path = Render.folder + "/stream-\(name)-\(tagged)-\(threaded).pdf"
-                let report = try Typesetter.render(
-                    document: parsed.document, diagnostics: parsed.diagnostics, to: path,
-                    options: options, threaded: threaded)
-                outputs.append((try Data(contentsOf: URL(fileURLWithPath: path)), report.diagnostics))
-            }
+            let outputs = try Render.onOneThreadAndMore(parsed, options: options, name: "stream-\(name)-\(tagged)")
             #expect(outputs[0].0 == outputs[1].0, "\(name): PDF bytes differ")
             #expect(outputs[0].1 == outputs[1].1, "\(name): diagnostics differ")
         }
