@@ -151,7 +151,7 @@ struct LayoutAndDraw {
         if threaded, document.source.byteCount >= Self.aheadFromBytes {
             try layOutAhead(blocks, options: layout, into: paginator, report: report)
         } else {
-            _ = try StyledBlockPipe.forEach(blocks, threaded: false) { chunk in
+            _ = try StyledBlockPipe.forEach(blocks, threaded: threaded) { chunk in
                 for block in chunk {
                     // An asynchronous render whose task was cancelled stops here, between blocks.
                     try options.cancellation?.check()
