@@ -16,6 +16,10 @@ enum RegionalGlyphs {
     /// `zh-SG` simplified; `zh-HK`, `zh-MO`, `zh-Hant-HK` Hong Kong's; `zh-Hant`, `zh-TW`
     /// traditional); nil for any other.
     static func language(for tag: String) -> OpaquePointer? {
+        // Most runs are in neither language: two bytes tell, with nothing made.
+        let lead = tag.utf8.prefix(2).map { $0 | 0x20 }
+        guard lead == Array("ja".utf8) || lead == Array("jp".utf8) || lead == Array("zh".utf8) || lead == Array("ch".utf8)
+        else { return nil }
         let parts = tag.lowercased().split { $0 == "-" || $0 == "_" }.map(String.init)
         guard let primary = parts.first else { return nil }
         let canonical: String
