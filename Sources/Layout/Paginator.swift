@@ -249,6 +249,7 @@ public final class Paginator {
     /// as ``add(_:)`` places the items it lays out: the same pages.
     /// - Throws: what the renderer throws.
     public func add(_ batch: LaidOutBatch) throws {
+        if batch.inPlace { return try add(batch.block) }
         if batch.isFirst, !begin(batch.block) { return }
         for item in batch.items { try place(item, of: batch.block) }
         if batch.isLast { end(batch.block) }

@@ -181,11 +181,13 @@ struct TableLayout {
         for i in 0..<rowCount {
             var lines: [LineBand] = []
             let rowCells = cells(count: table.rows.cellCount(inRow: i)) { table.rows.paragraph(row: i, column: $0) }
-            var item = self.row(
-                rowCells, widths: widths, padding: pad, sidePadding: hpad, lines: &lines,
-                path: rowPath(i + 1), cellRole: .tableData,
-                firstCell: (firstRow + i + 1) * totalColumns,
-                headerScopes: headerScopes(table, row: i + 1, columns: part))
+            var item = shaper.inOneTurn {
+                self.row(
+                    rowCells, widths: widths, padding: pad, sidePadding: hpad, lines: &lines,
+                    path: rowPath(i + 1), cellRole: .tableData,
+                    firstCell: (firstRow + i + 1) * totalColumns,
+                    headerScopes: headerScopes(table, row: i + 1, columns: part))
+            }
             let last = i == rowCount - 1
             let thickness = last ? strong : 0.25
             let color =
@@ -425,8 +427,9 @@ struct TableLayout {
                 bounds[j].maximum = max(bounds[j].maximum, max(maximum, minimum) + extra)
             }
         }
-        measure(header)
-        for row in rows { measure(row) }
+        // A row's cells are measured in one turn with the shaper's fonts (``TextShaper/inOneTurn(_:)``).
+        shaper.inOneTurn { measure(header) }
+        for row in rows { shaper.inOneTurn { measure(row) } }
         return bounds
     }
 

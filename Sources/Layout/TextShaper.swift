@@ -183,6 +183,10 @@ public protocol TextShaper: AnyObject {
         inGroups body: (ShapedLineGroup) throws -> Void) rethrows
     /// Releases whatever ``naturalWidth(of:keepingLayout:)`` kept and no `shape` call took.
     func forgetKeptLayouts()
+    /// `body`'s result, its calls of this shaper one turn with the shaper's fonts when another
+    /// thread shares them (a table row's cells, a batch of lines' ink): fewer turns between
+    /// the threads than a turn a call. The default runs `body`.
+    func inOneTurn<T>(_ body: () throws -> T) rethrows -> T
     /// The natural size of the image file at `path`, pt, upright (its own resolution and
     /// orientation applied); nil when it cannot be read. The default reads PNG, JPEG and SVG
     /// headers at 96 dpi (``ImageProbe``).
@@ -216,6 +220,8 @@ extension TextShaper {
     }
     /// Nothing is kept by default.
     public func forgetKeptLayouts() {}
+    /// Runs `body`: a shaper shared by no thread takes no turns.
+    public func inOneTurn<T>(_ body: () throws -> T) rethrows -> T { try body() }
     /// The line's ascent and descent, shifted runs included, stand in for its ink.
     public func extent(of line: ShapedLine) -> LineExtent {
         LineExtent(above: max(line.ascent, line.shiftedAscent), below: max(line.descent, line.shiftedDescent))

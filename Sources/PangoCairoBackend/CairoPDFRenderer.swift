@@ -200,7 +200,11 @@ public final class CairoPDFRenderer: PageRenderer {
     }
 
     private func renderLocked(_ page: Page) throws {
-        guard try drawElements(of: page) else { return }
+        // The page's elements are drawn in one turn with the render's Pango objects, which a
+        // thread laying out paragraphs ahead takes turns with (``SharedFontMap``); Cairo's
+        // writing of the shown page, its own work, is not.
+        let drawn = try SharedFontMap.current.map { shared in try shared.lock.run { try drawElements(of: page) } }
+        guard try drawn ?? drawElements(of: page) else { return }
         if previewSink != nil {
             try endPreviewPage()
         } else {
@@ -241,10 +245,7 @@ public final class CairoPDFRenderer: PageRenderer {
         for (index, element) in page.elements.enumerated() where !rules.skipped.contains(index) {
             switch element {
             case .text(let line, let x, let baseline):
-                // A line is drawn with the render's Pango objects, which a thread laying out
-                // paragraphs ahead takes turns with (``SharedFontMap``): the rest of the page,
-                // and Cairo's writing of it once shown, is this thread's own work.
-                SharedFontMap.run { drawLine(line, x: x, baseline: baseline, at: index, of: page.elements) }
+                drawLine(line, x: x, baseline: baseline, at: index, of: page.elements)
             case .addedHyphen:
                 // Drawn with the line before it (``hideAddedHyphen(of:)``).
                 break
@@ -252,13 +253,13 @@ public final class CairoPDFRenderer: PageRenderer {
                 // Only for text read back from the PDF: a picture of the page shows nothing of it.
                 guard previewSink == nil else { break }
                 markContent()
-                SharedFontMap.run { drawWordSpace(after: line, x: x, baseline: baseline) }
+                drawWordSpace(after: line, x: x, baseline: baseline)
             case .ornament(let line, let x, let baseline, let color):
                 guard let handle = line.handle as? PangoLineHandle else { break }
                 markContent()
                 cairo_new_path(cr)
                 cairo_move_to(cr, x, baseline)
-                SharedFontMap.run { pango_cairo_layout_line_path(cr, handle.line) }
+                pango_cairo_layout_line_path(cr, handle.line)
                 setColor(color)
                 cairo_fill(cr)
             case .fill(let rect, let color):

@@ -42,6 +42,10 @@ public final class PangoShaper: TextShaper {
     /// The generations of pictures and laid-out formulas this shaper keeps what it names in.
     let shapeHold = ShapeHold()
 
+    /// `body`'s result, under the font map's lock when another thread shares it
+    /// (``SharedFontMap/run(_:)``): its shaping and measuring one turn.
+    public func inOneTurn<T>(_ body: () throws -> T) rethrows -> T { try SharedFontMap.run(body) }
+
     /// The words wider than their measure found so far, which it forgets, and the formulas
     /// too wide from the `formulas`-th on (``overwideWords``, ``overwideFormulas``), read
     /// under the lock of a font map shared with another thread (``SharedFontMap``).

@@ -18,7 +18,8 @@ enum RegionalGlyphs {
     static func language(for tag: String) -> OpaquePointer? {
         // Most runs are in neither language: two bytes tell, with nothing made.
         let lead = tag.utf8.prefix(2).map { $0 | 0x20 }
-        guard lead == Array("ja".utf8) || lead == Array("jp".utf8) || lead == Array("zh".utf8) || lead == Array("ch".utf8)
+        guard
+            lead == Array("ja".utf8) || lead == Array("jp".utf8) || lead == Array("zh".utf8) || lead == Array("ch".utf8)
         else { return nil }
         let parts = tag.lowercased().split { $0 == "-" || $0 == "_" }.map(String.init)
         guard let primary = parts.first else { return nil }

@@ -34,6 +34,17 @@ package final class SharedFontMap: @unchecked Sendable {
         return try body()
     }
 
+    /// Runs `body` on the calling thread, which has entered this map, without taking turns:
+    /// for work done while every other thread that shares the map waits for it (a table the
+    /// drawing thread lays out in place while the layout thread waits), so that it costs what
+    /// it costs on one thread.
+    package func alone<T>(_ body: () throws -> T) rethrows -> T {
+        let entered = pthread_getspecific(Self.key)
+        pthread_setspecific(Self.key, nil)
+        defer { pthread_setspecific(Self.key, entered) }
+        return try body()
+    }
+
     /// The shared font map the calling thread has entered, if any.
     static var current: SharedFontMap? {
         pthread_getspecific(key).map { Unmanaged<SharedFontMap>.fromOpaque($0).takeUnretainedValue() }

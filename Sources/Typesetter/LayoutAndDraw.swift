@@ -208,6 +208,9 @@ struct LayoutAndDraw {
     ) throws {
         let shared = SharedFontMap()
         let queue = WorkQueue<AheadBatch>(capacity: Self.batchesAhead)
+        // A block the paginator lays out itself (a table) is laid out while the layout thread
+        // waits: the shaper's words and formulas found too wide are then that block's.
+        let placedInPlace = Turnstile()
         let shaper = shaper
         struct Stopped: Error {}
         queue.startProducer(stackSize: StyledBlockPipe.stackSize) { queue in
@@ -216,6 +219,13 @@ struct LayoutAndDraw {
                 var formulas = shaper.overwideFormulas.count
                 _ = try StyledBlockPipe.forEach(blocks, threaded: true) { chunk in
                     for block in chunk {
+                        if LayoutAhead.laysOutInPlace(block) {
+                            let going = ahead.layOut(block) { queue.put(AheadBatch(batch: $0)) }
+                            guard going else { throw Stopped() }
+                            placedInPlace.wait()
+                            formulas += shaper.takeOverwide(formulasFrom: formulas).formulas.count
+                            continue
+                        }
                         var last: LaidOutBatch?
                         let going = ahead.layOut(block) { batch in
                             guard !batch.isLast else {
@@ -238,15 +248,48 @@ struct LayoutAndDraw {
                 while let next = try queue.take() {
                     // An asynchronous render whose task was cancelled stops here, between batches.
                     try settings.options.cancellation?.check()
-                    try paginator.add(next.batch)
-                    if next.batch.isLast { report(next.batch.block, next.words, next.formulas) }
+                    guard next.batch.inPlace else {
+                        try paginator.add(next.batch)
+                        if next.batch.isLast { report(next.batch.block, next.words, next.formulas) }
+                        continue
+                    }
+                    let formulas = shaper.overwideFormulas.count
+                    try shared.alone { try paginator.add(next.batch) }
+                    let overwide = shaper.takeOverwide(formulasFrom: formulas)
+                    report(next.batch.block, overwide.words, overwide.formulas)
+                    placedInPlace.signal()
                 }
             } catch {
                 queue.cancel()
+                // The layout thread may wait for a block laid out in place.
+                placedInPlace.signal()
                 queue.join()
                 throw error
             }
             queue.join()
+        }
+    }
+
+    /// A count of passes that one thread waits for and another gives (a semaphore on a
+    /// condition variable, which Thread Sanitizer follows).
+    private final class Turnstile: @unchecked Sendable {
+        private let condition = NSCondition()
+        private var passes = 0
+
+        /// Gives one pass.
+        func signal() {
+            condition.lock()
+            passes += 1
+            condition.signal()
+            condition.unlock()
+        }
+
+        /// Waits for a pass and takes it.
+        func wait() {
+            condition.lock()
+            while passes == 0 { condition.wait() }
+            passes -= 1
+            condition.unlock()
         }
     }
 

@@ -1,5 +1,6 @@
 import DocumentModel
 import Foundation
+import Layout
 import MarkdownParser
 import TestSupport
 import Testing
@@ -16,7 +17,8 @@ import Testing
 
     /// About 150 KB: past ``LayoutAndDraw/aheadFromBytes``, each section with a heading, prose
     /// long enough to hyphenate, a list, a quote, code, a table, a formula, a footnote, a link,
-    /// Hebrew with an English word, a word wider than the measure and a table too wide.
+    /// Hebrew with an English word, and now and then a word wider than the measure; halfway, a
+    /// table long enough to be laid out in place (``LayoutAhead/laysOutInPlace(_:)``).
     static func document(sections: Int) -> String {
         var text = "---\ntitle: Laid Out Ahead\n---\n\n"
         let prose = Array(
@@ -34,6 +36,12 @@ import Testing
             text += "\n\nשלום עולם, see English \(k) here.\n\n"
             if k % 20 == 0 { text += String(repeating: "x", count: 120) + "\n\n" }
             text += "[^n\(k)]: Note \(k), with a second sentence in it.\n\n"
+            // A table long enough to be laid out in place, by the drawing thread.
+            if k == sections / 2 {
+                text += "| key | value |\n|---|---|\n"
+                text +=
+                    (0..<LayoutAhead.inPlaceRows + 20).map { "| k\($0) | v\($0) |" }.joined(separator: "\n") + "\n\n"
+            }
         }
         return text
     }
