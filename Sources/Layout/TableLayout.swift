@@ -188,17 +188,8 @@ struct TableLayout {
                     firstCell: (firstRow + i + 1) * totalColumns,
                     headerScopes: headerScopes(table, row: i + 1, columns: part))
             }
-            let last = i == rowCount - 1
-            let thickness = last ? strong : 0.25
-            let color =
-                last
-                ? table.ruleColor
-                : RGBAColor(
-                    red: table.ruleColor.red, green: table.ruleColor.green, blue: table.ruleColor.blue, alpha: 0.6)
-            let closing = [
-                PageElement.structure([.artifact]),
-                rule(y: -thickness / 2, width: tableWidth, thickness: thickness, color: color),
-            ]
+            let closing = closingRule(
+                last: i == rowCount - 1, strong: strong, width: tableWidth, color: table.ruleColor)
             item.elements += closing.map { $0.offset(by: item.height) }
             if item.height > tallest {
                 item.fragments = RowFragments(lines: lines, columns: columns, bottomPadding: pad, closing: closing)
@@ -207,6 +198,17 @@ struct TableLayout {
             item.repeatedHeader = headerBox
             try emit(item)
         }
+    }
+
+    /// The rule under a body row, an artifact: `strong` pt under the last, a quarter point at
+    /// 60 % of `color`'s opacity under the others.
+    func closingRule(last: Bool, strong: Double, width: Double, color: RGBAColor) -> [PageElement] {
+        let thickness = last ? strong : 0.25
+        let drawn = last ? color : RGBAColor(red: color.red, green: color.green, blue: color.blue, alpha: 0.6)
+        return [
+            PageElement.structure([.artifact]),
+            rule(y: -thickness / 2, width: width, thickness: thickness, color: drawn),
+        ]
     }
 
     /// Whether a page may end before body row `row` of `count`. As a paragraph keeps its first
