@@ -210,7 +210,7 @@ struct LayoutAndDraw {
         let queue = WorkQueue<AheadBatch>(capacity: Self.batchesAhead)
         // A block the paginator lays out itself (a table) is laid out while the layout thread
         // waits: the shaper's words and formulas found too wide are then that block's.
-        let placedInPlace = Turnstile()
+        let placedInPlace = WorkQueue<Bool>(capacity: 1)
         let shaper = shaper
         struct Stopped: Error {}
         queue.startProducer(stackSize: StyledBlockPipe.stackSize) { queue in
@@ -222,7 +222,7 @@ struct LayoutAndDraw {
                         if LayoutAhead.laysOutInPlace(block) {
                             let going = ahead.layOut(block) { queue.put(AheadBatch(batch: $0)) }
                             guard going else { throw Stopped() }
-                            placedInPlace.wait()
+                            guard (try? placedInPlace.take()) != nil else { throw Stopped() }
                             formulas += shaper.takeOverwide(formulasFrom: formulas).formulas.count
                             continue
                         }
@@ -257,39 +257,16 @@ struct LayoutAndDraw {
                     try shared.alone { try paginator.add(next.batch) }
                     let overwide = shaper.takeOverwide(formulasFrom: formulas)
                     report(next.batch.block, overwide.words, overwide.formulas)
-                    placedInPlace.signal()
+                    _ = placedInPlace.put(true)
                 }
             } catch {
                 queue.cancel()
                 // The layout thread may wait for a block laid out in place.
-                placedInPlace.signal()
+                placedInPlace.cancel()
                 queue.join()
                 throw error
             }
             queue.join()
-        }
-    }
-
-    /// A count of passes that one thread waits for and another gives (a semaphore on a
-    /// condition variable, which Thread Sanitizer follows).
-    private final class Turnstile: @unchecked Sendable {
-        private let condition = NSCondition()
-        private var passes = 0
-
-        /// Gives one pass.
-        func signal() {
-            condition.lock()
-            passes += 1
-            condition.signal()
-            condition.unlock()
-        }
-
-        /// Waits for a pass and takes it.
-        func wait() {
-            condition.lock()
-            while passes == 0 { condition.wait() }
-            passes -= 1
-            condition.unlock()
         }
     }
 
