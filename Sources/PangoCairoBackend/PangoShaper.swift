@@ -10,8 +10,9 @@ import Typography
 /// per paragraph. Each ``ShapedLine`` keeps its layout alive, so ``CairoPDFRenderer`` draws
 /// exactly what was measured.
 ///
-/// A shaper is used by one thread at a time; shapers on separate sessions run in parallel
-/// with no lock (Pango's thread safety: a font map per thread).
+/// Shapers on separate sessions run in parallel with no lock (Pango's thread safety: a font
+/// map per thread). One shaper may serve two threads of a render, one laying out and one
+/// drawing, which then take turns with its Pango objects (``SharedFontMap``).
 public final class PangoShaper: TextShaper {
     /// The font map this shaper borrowed, held by every layout and line it makes.
     let session: FontSession

@@ -16,10 +16,13 @@ enum RegionalGlyphs {
     /// `zh-SG` simplified; `zh-HK`, `zh-MO`, `zh-Hant-HK` Hong Kong's; `zh-Hant`, `zh-TW`
     /// traditional); nil for any other.
     static func language(for tag: String) -> OpaquePointer? {
-        // Most runs are in neither language: two bytes tell, with nothing made.
-        let lead = tag.utf8.prefix(2).map { $0 | 0x20 }
-        guard
-            lead == Array("ja".utf8) || lead == Array("jp".utf8) || lead == Array("zh".utf8) || lead == Array("ch".utf8)
+        // Most runs are in neither language: their first two letters tell, with nothing made.
+        var letters = tag.utf8.makeIterator()
+        guard let first = letters.next().map({ $0 | 0x20 }), let second = letters.next().map({ $0 | 0x20 }),
+            (first, second) == (UInt8(ascii: "j"), UInt8(ascii: "a"))
+                || (first, second) == (UInt8(ascii: "j"), UInt8(ascii: "p"))
+                || (first, second) == (UInt8(ascii: "z"), UInt8(ascii: "h"))
+                || (first, second) == (UInt8(ascii: "c"), UInt8(ascii: "h"))
         else { return nil }
         let parts = tag.lowercased().split { $0 == "-" || $0 == "_" }.map(String.init)
         guard let primary = parts.first else { return nil }
