@@ -86,8 +86,9 @@ public struct LayoutAhead {
         return emit(LaidOutBatch(block: block, items: pending, isFirst: isFirst, isLast: true))
     }
 
-    /// Measures each item's ink, as the paginator measures it, here beside the drawing thread:
-    /// a batch in one turn with the shaper's fonts.
+    /// Measures each item's ink, and reads its lines' glyphs out, as the paginator does
+    /// (``Paginator/measureInk(of:shaper:)``), here beside the drawing thread: a batch in one
+    /// turn with the shaper's fonts.
     private func measureInk(of items: inout [Item]) {
         shaper.inOneTurn {
             for k in items.indices where !items[k].rowElementsDeferred {

@@ -530,10 +530,44 @@ public final class Paginator {
 
     /// Measures how far `item` and its notes draw beyond their boxes, where not yet measured
     /// (``overhang(of:shaper:)``).
+    /// Reads each line's glyphs out at the same time (``readOutGlyphs(of:shaper:)``), so that
+    /// a thread drawing beside one that shapes draws them without the shaper's fonts; all in one
+    /// turn with those fonts.
     static func measureInk(of item: inout Item, shaper: TextShaper) {
-        if item.ink == nil { item.ink = overhang(of: item, shaper: shaper) }
-        for k in item.notes.indices where item.notes[k].ink == nil {
-            item.notes[k].ink = overhang(of: item.notes[k], shaper: shaper)
+        guard item.ink == nil || item.notes.contains(where: { $0.ink == nil }) else { return }
+        shaper.inOneTurn {
+            if item.ink == nil {
+                item.ink = overhang(of: item, shaper: shaper)
+                readOutGlyphs(of: &item.elements, shaper: shaper)
+            }
+            for k in item.notes.indices where item.notes[k].ink == nil {
+                item.notes[k].ink = overhang(of: item.notes[k], shaper: shaper)
+                readOutGlyphs(of: &item.notes[k].elements, shaper: shaper)
+            }
+        }
+    }
+
+    /// Gives each line of `elements` its glyphs as `shaper` reads them out
+    /// (``TextShaper/readOutGlyphs(of:)``; a word space's line those of the line it follows).
+    static func readOutGlyphs(of elements: inout [PageElement], shaper: TextShaper) {
+        var last: (handle: ObjectIdentifier, glyphs: AnyObject?)?
+        for k in elements.indices {
+            switch elements[k] {
+            case .text(var line, let x, let baseline):
+                guard let handle = line.handle, line.glyphs == nil else { continue }
+                line.glyphs = shaper.readOutGlyphs(of: line)
+                guard line.glyphs != nil else { continue }
+                last = (ObjectIdentifier(handle), line.glyphs)
+                elements[k] = .text(line, x: x, baseline: baseline)
+            case .wordSpace(var line, let x, let baseline):
+                guard let handle = line.handle, line.glyphs == nil else { continue }
+                line.glyphs =
+                    last?.handle == ObjectIdentifier(handle) ? last?.glyphs : shaper.readOutGlyphs(of: line)
+                guard line.glyphs != nil else { continue }
+                elements[k] = .wordSpace(after: line, x: x, baseline: baseline)
+            default:
+                continue
+            }
         }
     }
 
@@ -764,10 +798,14 @@ public final class Paginator {
     func appendRunningText(_ paragraph: StyledParagraph?, baselineFromTop: Double, to page: inout Page) {
         guard let paragraph else { return }
         page.elements.append(.structure([.artifact]))
-        for line in Self.oneLine(paragraph, measure: measure, shaper: shaper) {
-            let extent = shaper.extent(of: line)
-            let baseline = max(extent.above, min(baselineFromTop, options.page.paper.height - extent.below))
-            page.elements.append(.text(line, x: left + line.x, baseline: baseline))
+        // In one turn with the shaper's fonts: shaped, measured and its glyphs read out.
+        shaper.inOneTurn {
+            for var line in Self.oneLine(paragraph, measure: measure, shaper: shaper) {
+                let extent = shaper.extent(of: line)
+                let baseline = max(extent.above, min(baselineFromTop, options.page.paper.height - extent.below))
+                line.glyphs = shaper.readOutGlyphs(of: line)
+                page.elements.append(.text(line, x: left + line.x, baseline: baseline))
+            }
         }
     }
 }

@@ -75,6 +75,9 @@ public struct ShapedLine {
     /// The line is seen but read as nothing: its glyphs stand for no text (a code block's line
     /// numbers, which no reader should copy with the code).
     public var readsAsNothing = false
+    /// The line's glyphs as the shaper read them out for a thread that draws without the
+    /// shaper's fonts (``TextShaper/readOutGlyphs(of:)``); nil: the line is drawn with them.
+    public var glyphs: AnyObject?
 
     /// Creates a line from its parts (pt); no links and no text by default.
     public init(
@@ -187,6 +190,10 @@ public protocol TextShaper: AnyObject {
     /// thread shares them (a table row's cells, a batch of lines' ink): fewer turns between
     /// the threads than a turn a call. The default runs `body`.
     func inOneTurn<T>(_ body: () throws -> T) rethrows -> T
+    /// `line`'s glyphs read out (``ShapedLine/glyphs``), in a turn with the shaper's fonts, so
+    /// that another thread can draw the line while this one goes on shaping; nil for a line
+    /// that must be drawn with the fonts. The default reads nothing.
+    func readOutGlyphs(of line: ShapedLine) -> AnyObject?
     /// The natural size of the image file at `path`, pt, upright (its own resolution and
     /// orientation applied); nil when it cannot be read. The default reads PNG, JPEG and SVG
     /// headers at 96 dpi (``ImageProbe``).
@@ -222,6 +229,8 @@ extension TextShaper {
     public func forgetKeptLayouts() {}
     /// Runs `body`: a shaper shared by no thread takes no turns.
     public func inOneTurn<T>(_ body: () throws -> T) rethrows -> T { try body() }
+    /// Nothing: a shaper shared by no thread draws its lines itself.
+    public func readOutGlyphs(of line: ShapedLine) -> AnyObject? { nil }
     /// The line's ascent and descent, shifted runs included, stand in for its ink.
     public func extent(of line: ShapedLine) -> LineExtent {
         LineExtent(above: max(line.ascent, line.shiftedAscent), below: max(line.descent, line.shiftedDescent))

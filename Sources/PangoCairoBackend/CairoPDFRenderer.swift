@@ -200,11 +200,7 @@ public final class CairoPDFRenderer: PageRenderer {
     }
 
     private func renderLocked(_ page: Page) throws {
-        // The page's elements are drawn in one turn with the render's Pango objects, which a
-        // thread laying out paragraphs ahead takes turns with (``SharedFontMap``); Cairo's
-        // writing of the shown page, its own work, is not.
-        let drawn = try SharedFontMap.current.map { shared in try shared.lock.run { try drawElements(of: page) } }
-        guard try drawn ?? drawElements(of: page) else { return }
+        guard try drawElements(of: page) else { return }
         if previewSink != nil {
             try endPreviewPage()
         } else {
@@ -218,6 +214,15 @@ public final class CairoPDFRenderer: PageRenderer {
         if status != CAIRO_STATUS_SUCCESS {
             throw BackendError.cairo(path: path, message: String(cString: cairo_status_to_string(status)))
         }
+    }
+
+    /// `body`'s result, in a turn with the render's Pango objects when a thread laying out
+    /// paragraphs ahead shares them (``SharedFontMap``): for each element drawn through Pango.
+    /// Lines whose glyphs that thread read out (``LineGlyphs``), and all that Cairo draws alone,
+    /// take no turn.
+    private func withFonts<T>(_ body: () throws -> T) rethrows -> T {
+        guard let shared = SharedFontMap.current else { return try body() }
+        return try shared.lock.run(body)
     }
 
     /// Draws `page`'s elements (``render(_:)``); false when a preview leaves the page out.
@@ -253,13 +258,17 @@ public final class CairoPDFRenderer: PageRenderer {
                 // Only for text read back from the PDF: a picture of the page shows nothing of it.
                 guard previewSink == nil else { break }
                 markContent()
-                drawWordSpace(after: line, x: x, baseline: baseline)
+                if let glyphs = line.glyphs as? LineGlyphs {
+                    drawWordSpace(glyphs.space, x: x, baseline: baseline)
+                } else {
+                    withFonts { drawWordSpace(after: line, x: x, baseline: baseline) }
+                }
             case .ornament(let line, let x, let baseline, let color):
                 guard let handle = line.handle as? PangoLineHandle else { break }
                 markContent()
                 cairo_new_path(cr)
                 cairo_move_to(cr, x, baseline)
-                pango_cairo_layout_line_path(cr, handle.line)
+                withFonts { pango_cairo_layout_line_path(cr, handle.line) }
                 setColor(color)
                 cairo_fill(cr)
             case .fill(let rect, let color):
@@ -312,7 +321,7 @@ public final class CairoPDFRenderer: PageRenderer {
                 addOutline(entry, at: point)
             case .image(let path, let rect):
                 markContent()
-                drawImage(path: path, rect: rect)
+                withFonts { drawImage(path: path, rect: rect) }
             case .structure(let path):
                 if tagging != nil { enter(path) }
             }
@@ -676,6 +685,26 @@ public final class CairoPDFRenderer: PageRenderer {
     /// pieces around its links and pictures (``drawTextInPieces(_:x:baseline:linkPaths:pictures:runsOutOfOrder:)``),
     /// and with an added hyphen that follows it drawn on its own (``hideAddedHyphen(of:)``).
     private func drawLine(_ line: ShapedLine, x: Double, baseline: Double, at index: Int, of elements: [PageElement]) {
+        let tagged = tagging != nil && previewSink == nil
+        if let glyphs = line.glyphs as? LineGlyphs, !(tagged && contentOwner >= 0 && !line.links.isEmpty),
+            glyphs.paints == nil || tagged
+        {
+            var hyphen: LineGlyphs.Hyphen?
+            if tagged, index + 1 < elements.count, case .addedHyphen = elements[index + 1] { hyphen = glyphs.hyphen }
+            pendingLinks.removeAll()
+            markContent()
+            drawGlyphs(glyphs, x: x, baseline: baseline, scale: line.horizontalScale, hiding: hyphen)
+            if let paints = glyphs.paints { structure.addPaint(paints) }
+            if let hyphen { drawAddedHyphen(hyphen, of: glyphs, x: x, baseline: baseline, scale: line.horizontalScale) }
+            return
+        }
+        withFonts { drawLineWithFonts(line, x: x, baseline: baseline, at: index, of: elements) }
+    }
+
+    /// Draws a line through Pango (``drawLine(_:x:baseline:at:of:)``).
+    private func drawLineWithFonts(
+        _ line: ShapedLine, x: Double, baseline: Double, at index: Int, of elements: [PageElement]
+    ) {
         if line.readsAsNothing, previewSink == nil, let handle = line.handle as? PangoLineHandle {
             markContent()
             drawReadingAsNothing(handle.line, x: x, baseline: baseline)
@@ -945,15 +974,9 @@ public final class CairoPDFRenderer: PageRenderer {
                 })
             noteStandIns(standIns)
         }
-        if tagging != nil, previewSink == nil, runOpen, let segments = paints.segments(of: line) {
+        if tagging != nil, previewSink == nil, runOpen, let runPaints = paints.runPaints(of: line) {
             show()
-            structure.addPaint(
-                segments.map {
-                    guard let color = $0.color else { return RunPaint(spaces: Int32($0.glyphs)) }
-                    return RunPaint(
-                        glyphs: Int32($0.glyphs),
-                        color: color == paints.base ? nil : (color.red, color.green, color.blue))
-                })
+            structure.addPaint(runPaints)
             return
         }
         // Each stretch of glyphs of one colour, in drawing order, the others hidden.
@@ -1020,6 +1043,25 @@ public final class CairoPDFRenderer: PageRenderer {
         }
     }
 
+    /// Draws a line from the glyphs read out of it (``LineGlyphs``), as ``drawText(_:x:baseline:only:spans:)``
+    /// draws it whole through Pango, with the added hyphen `hiding` left out.
+    private func drawGlyphs(
+        _ glyphs: LineGlyphs, x: Double, baseline: Double, scale: Double, hiding: LineGlyphs.Hyphen?
+    ) {
+        cairo_save(cr)
+        defer { cairo_restore(cr) }
+        Self.scaleHorizontally(cr, by: scale, from: x)
+        if previewSink == nil {
+            for (font, cffBytes) in glyphs.fonts
+            where fontsSeen.insert(font).inserted && cffBytes >= Self.largeFontTable {
+                pageDrawsNewLargeFontTable = true
+            }
+        }
+        cairo_move_to(cr, x, baseline)
+        glyphs.draw(on: cr, hiding: hiding)
+        cairo_new_path(cr)
+    }
+
     /// Notes the texts of colour clusters drawn as stand-ins (``ColorGlyphRuns``) for the
     /// tagging pass, which gives each its own text face.
     private func noteStandIns(_ clusters: [(text: String, extra: Double)]) {
@@ -1079,6 +1121,28 @@ public final class CairoPDFRenderer: PageRenderer {
             offset: Double(found.offset) / Double(PANGO_SCALE))
         glyphs.glyphs[found.index].glyph = PANGO_GLYPH_EMPTY
         return hidden
+    }
+
+    /// Draws `hyphen` of the line `glyphs` where the line left it, as
+    /// ``drawAddedHyphen(_:x:baseline:scale:)`` draws it through Pango.
+    private func drawAddedHyphen(
+        _ hyphen: LineGlyphs.Hyphen, of glyphs: LineGlyphs, x: Double, baseline: Double, scale: Double
+    ) {
+        let run = glyphs.runs[hyphen.run]
+        markInlineArtifact(ContentMarker.hyphenSides.before)
+        if let colour = run.color {
+            cairo_set_source_rgb(
+                cr, Double(colour.red) / 65535, Double(colour.green) / 65535, Double(colour.blue) / 65535)
+        }
+        let origin = x + hyphen.offset * scale
+        cairo_save(cr)
+        Self.scaleHorizontally(cr, by: scale, from: origin)
+        cairo_move_to(cr, origin, baseline)
+        LineGlyphs.show(
+            run.glyphs[hyphen.glyph].index, x: hyphen.xOffset, y: hyphen.yOffset, of: run.scaledFont.raw, on: cr)
+        cairo_restore(cr)
+        markInlineArtifact(ContentMarker.hyphenSides.after)
+        inlineArtifactsOnPage += 1
     }
 
     /// Draws `hyphen` where the line left it, between the squares the tagging pass makes its
@@ -1178,6 +1242,18 @@ public final class CairoPDFRenderer: PageRenderer {
         ColorGlyphStandIns.showSpace(PangoGlyph(chosen.glyph), of: chosen.font, on: cr, x: x, baseline: baseline)
     }
 
+    /// Draws the word space read out of a line (``LineGlyphs/space``), as
+    /// ``drawWordSpace(after:x:baseline:)`` draws it through Pango.
+    private func drawWordSpace(_ space: LineGlyphs.Space?, x: Double, baseline: Double) {
+        guard let space else { return }
+        if let colour = space.color {
+            cairo_set_source_rgb(
+                cr, Double(colour.red) / 65535, Double(colour.green) / 65535, Double(colour.blue) / 65535)
+        }
+        ColorGlyphStandIns.moveToSpaceOrigin(on: cr, x: x, baseline: baseline)
+        LineGlyphs.show(space.glyph, of: space.scaledFont.raw, on: cr)
+    }
+
     /// Takes the backgrounds, underlines, strikethroughs and overlines off the runs of `line`
     /// whose first glyph's middle is not in `range` (pt from the line's start; each such run's
     /// attribute list replaced by a filtered copy); returns each run changed with its own
@@ -1227,12 +1303,15 @@ public final class CairoPDFRenderer: PageRenderer {
         return false
     }
 
-    /// The foreground colour Pango draws `run` in, nil when it has none of its own.
-    private static func foreground(of run: UnsafeMutablePointer<PangoGlyphItem>) -> PangoColor? {
+    /// The foreground colour Pango draws `run` in (or its colour of `part`, a colour
+    /// attribute's type), nil when it has none of its own.
+    static func foreground(
+        of run: UnsafeMutablePointer<PangoGlyphItem>, part: PangoAttrType = PANGO_ATTR_FOREGROUND
+    ) -> PangoColor? {
         var node = run.pointee.item.pointee.analysis.extra_attrs
         while let current = node {
             let attribute = current.pointee.data.assumingMemoryBound(to: PangoAttribute.self)
-            if attribute.pointee.klass.pointee.type == PANGO_ATTR_FOREGROUND {
+            if attribute.pointee.klass.pointee.type == part {
                 return UnsafeMutableRawPointer(attribute).assumingMemoryBound(to: PangoAttrColor.self).pointee.color
             }
             node = current.pointee.next

@@ -1,6 +1,7 @@
 internal import CPangoCairo
 import Foundation
 import Styling
+import TaggedPDF
 import Typography
 
 /// The fill colours of a code block's text by UTF-8 byte of one `PangoLayout`'s text, kept
@@ -12,7 +13,7 @@ import Typography
 /// of fill colour): a document of many highlighted blocks drawn so costs twice its plain
 /// rendering. The layout carries only the block's most common colour, so its lines are drawn
 /// as the plain block's are, and the colours are painted afterwards: by the tagging pass, over
-/// the glyphs of the content stream (``CodePaints/segments(of:)``), or, for a picture or an
+/// the glyphs of the content stream (``CodePaints/runPaints(of:)``), or, for a picture or an
 /// untagged PDF, by drawing each stretch of one colour on its own.
 final class CodePaints {
     /// A token background on a line: left edge and width, pt from the line's start, and colour.
@@ -151,6 +152,16 @@ final class CodePaints {
     /// The colour of the layout's byte `byte`.
     func color(atByte byte: Int) -> RGBAColor {
         colors[starts.stretchIndex(holding: byte)]
+    }
+
+    /// ``segments(of:)`` as the tagging pass paints them over the line drawn in ``base``
+    /// (``StructureRecords/addPaint(_:)``): a stretch in the base colour names none.
+    func runPaints(of line: UnsafeMutablePointer<PangoLayoutLine>) -> [RunPaint]? {
+        segments(of: line)?.map {
+            guard let color = $0.color else { return RunPaint(spaces: Int32($0.glyphs)) }
+            return RunPaint(
+                glyphs: Int32($0.glyphs), color: color == base ? nil : (color.red, color.green, color.blue))
+        }
     }
 
     /// The glyphs of `line` that Cairo writes as text, in the order it writes them (its runs

@@ -168,6 +168,13 @@ final class ColorGlyphStandIns {
         glyphs.pointee.glyphs[0].geometry = PangoGlyphGeometry(width: 0, x_offset: 0, y_offset: 0)
         glyphs.pointee.glyphs[0].attr.is_cluster_start = 1
         glyphs.pointee.log_clusters[0] = 0
+        moveToSpaceOrigin(on: cr, x: x, baseline: baseline)
+        pango_cairo_show_glyph_string(cr, font, glyphs)
+    }
+
+    /// Moves `cr`'s current point to `x` on `baseline`, or 2/256 device unit off it where it
+    /// falls on a whole unit (``showSpace(_:of:on:x:baseline:)``).
+    static func moveToSpaceOrigin(on cr: OpaquePointer, x: Double, baseline: Double) {
         var deviceX = x
         var deviceY = baseline
         cairo_user_to_device(cr, &deviceX, &deviceY)
@@ -180,7 +187,6 @@ final class ColorGlyphStandIns {
         deviceY = offWholeUnit(deviceY)
         cairo_device_to_user(cr, &deviceX, &deviceY)
         cairo_move_to(cr, deviceX, deviceY)
-        pango_cairo_show_glyph_string(cr, font, glyphs)
     }
 
     /// Puts every run back as it was (hidden), and returns the clusters drawn as stand-ins.

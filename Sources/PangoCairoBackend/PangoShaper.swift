@@ -47,6 +47,17 @@ public final class PangoShaper: TextShaper {
     /// (``SharedFontMap/run(_:)``): its shaping and measuring one turn.
     public func inOneTurn<T>(_ body: () throws -> T) rethrows -> T { try SharedFontMap.run(body) }
 
+    /// `line`'s glyphs for Cairo alone (``LineGlyphs``), when the render's font map is shared
+    /// with a drawing thread; nil otherwise, and for a line only Pango can draw.
+    public func readOutGlyphs(of line: ShapedLine) -> AnyObject? {
+        guard SharedFontMap.current != nil, !line.readsAsNothing, let handle = line.handle as? PangoLineHandle else {
+            return nil
+        }
+        return SharedFontMap.run {
+            LineGlyphs.read(handle.line, paints: handle.paints, strokes: !handle.strokes.isEmpty)
+        }
+    }
+
     /// The words wider than their measure found so far, which it forgets, and the formulas
     /// too wide from the `formulas`-th on (``overwideWords``, ``overwideFormulas``), read
     /// under the lock of a font map shared with another thread (``SharedFontMap``).
@@ -824,7 +835,7 @@ final class PangoLineHandle {
         self.carrier = carrier
         self.pictureHeight = pictureHeight
     }
-    deinit { SharedFontMap.run { pango_layout_line_unref(line) } }
+    deinit { SharedFontMap.giveUp(line, keeping: carrier.map { [layout, $0] } ?? [layout]) }
 }
 
 /// The lines of short paragraphs already shaped (markers, empty items, numbers), so that a

@@ -1,3 +1,4 @@
+internal import CPangoCairo
 import Foundation
 
 /// Pango work of a render whose font map two threads share.
@@ -16,8 +17,36 @@ package final class SharedFontMap: @unchecked Sendable {
     /// The lock the threads take turns with (fair to a thread that waits: ``RecursiveLock``).
     let lock = RecursiveLock()
 
+    /// Lines given up while another thread may hold the turn (``giveUp(_:keeping:)``), each
+    /// with the references that keep its layout, under ``givenUpLock``.
+    private var givenUp: [(line: UnsafeMutablePointer<PangoLayoutLine>, owners: [GObjectRef])] = []
+    private let givenUpLock = NSLock()
+
     /// A lock for one render's font map, entered by no thread yet.
     package init() {}
+
+    deinit { CairoFaces.lock.run { releaseGivenUp() } }
+
+    /// Gives up `line`, and then `owners` (its layout's references): at once on a thread that
+    /// has entered no shared font map; otherwise in the next turn any thread takes with the map
+    /// (``run(_:)``), so that a thread dropping the lines of a page it has drawn does not wait
+    /// for the turn of a thread that shapes.
+    static func giveUp(_ line: UnsafeMutablePointer<PangoLayoutLine>, keeping owners: [GObjectRef]) {
+        guard let shared = current else {
+            run { pango_layout_line_unref(line) }
+            return
+        }
+        shared.givenUpLock.withLock { shared.givenUp.append((line, owners)) }
+    }
+
+    /// Releases the lines given up so far; the caller holds the turn.
+    private func releaseGivenUp() {
+        let taken = givenUpLock.withLock {
+            defer { givenUp = [] }
+            return givenUp
+        }
+        for entry in taken { pango_layout_line_unref(entry.line) }
+    }
 
     /// Runs `body` with the calling thread in this shared font map, and in `shaper`'s lane
     /// (the faces its font map opens, ``CairoFaces/lanes``), then puts the thread back as it
@@ -62,7 +91,10 @@ package final class SharedFontMap: @unchecked Sendable {
     static func run<T>(_ body: () throws -> T) rethrows -> T {
         try CairoFaces.lock.run {
             guard let shared = current else { return try body() }
-            return try shared.lock.run(body)
+            return try shared.lock.run {
+                shared.releaseGivenUp()
+                return try body()
+            }
         }
     }
 }

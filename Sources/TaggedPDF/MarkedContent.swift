@@ -297,7 +297,7 @@ enum MarkedContentRewrite {
             if showsStandIn { replace(start..<start, with: []) }
             let before = out.count
             // A colour cluster's stand-in and an inline artifact's glyphs are not the run's
-            // glyphs the renderer recorded paints for (``CodePaints/segments(of:)``).
+            // glyphs the renderer recorded paints for (`CodePaints.runPaints(of:)`).
             let paintsRun = state.runOpen && !insideInlineArtifact && !showsStandIn
             if let edit = painter?.edit(name, operands: operands, whole: whole, runOpen: paintsRun, in: bytes) {
                 replace(edit.range, with: edit.bytes)

@@ -15,9 +15,11 @@ import Testing
 @Suite(.serialized) struct LayoutAheadTests {
     static let fixed = Date(timeIntervalSince1970: 1_700_000_000)
 
-    /// About 150 KB: past ``LayoutAndDraw/aheadFromBytes``, each section with a heading, prose
+    /// About 160 KB: past ``LayoutAndDraw/aheadFromBytes``, each section with a heading, prose
     /// long enough to hyphenate, a list, a quote, code, a table, a formula, a footnote, a link,
-    /// Hebrew with an English word, and now and then a word wider than the measure; halfway, a
+    /// Hebrew with an English word, a code span, Korean, struck words and an emoji (lines the
+    /// drawing thread draws from glyphs read out for it, ``LineGlyphs``, and lines it draws
+    /// through Pango), and now and then a word wider than the measure; halfway, a
     /// table long enough to be laid out in place (``LayoutAhead/laysOutInPlace(_:)``).
     static func document(sections: Int) -> String {
         var text = "---\ntitle: Laid Out Ahead\n---\n\n"
@@ -34,6 +36,7 @@ import Testing
             text += (0..<6).map { "| \(k) | row \($0) | \(String(repeating: "w", count: $0 * 3)) |" }.joined(
                 separator: "\n")
             text += "\n\nשלום עולם, see English \(k) here.\n\n"
+            text += "Inline `code_span(\(k))` beside 한국어 조판, ~~struck~~ words and an emoji 😀.\n\n"
             if k % 20 == 0 { text += String(repeating: "x", count: 120) + "\n\n" }
             text += "[^n\(k)]: Note \(k), with a second sentence in it.\n\n"
             // A table long enough to be laid out in place, by the drawing thread.
