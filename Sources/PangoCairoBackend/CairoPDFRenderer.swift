@@ -695,7 +695,13 @@ public final class CairoPDFRenderer: PageRenderer {
             markContent()
             drawGlyphs(glyphs, x: x, baseline: baseline, scale: line.horizontalScale, hiding: hyphen)
             if let paints = glyphs.paints { structure.addPaint(paints) }
-            if let hyphen { drawAddedHyphen(hyphen, of: glyphs, x: x, baseline: baseline, scale: line.horizontalScale) }
+            if let hyphen {
+                let run = glyphs.runs[hyphen.run]
+                drawAddedHyphen(
+                    (run.glyphs[hyphen.glyph].index, hyphen.xOffset, hyphen.yOffset), of: run.scaledFont.raw,
+                    color: run.color, origin: x + hyphen.offset * line.horizontalScale, baseline: baseline,
+                    scale: line.horizontalScale)
+            }
             return
         }
         withFonts { drawLineWithFonts(line, x: x, baseline: baseline, at: index, of: elements) }
@@ -735,7 +741,15 @@ public final class CairoPDFRenderer: PageRenderer {
         }
         if let hyphen {
             hyphen.restore()
-            drawAddedHyphen(hyphen, x: x, baseline: baseline, scale: line.horizontalScale)
+            if let font = hyphen.run.pointee.item.pointee.analysis.font,
+                let scaled = pango_cairo_font_get_scaled_font(OpaquePointer(font))
+            {
+                let geometry = hyphen.glyph.geometry
+                drawAddedHyphen(
+                    (UInt(hyphen.glyph.glyph), geometry.x_offset, geometry.y_offset), of: scaled,
+                    color: Self.foreground(of: hyphen.run), origin: x + hyphen.offset * line.horizontalScale,
+                    baseline: baseline, scale: line.horizontalScale)
+            }
         }
     }
 
@@ -1123,49 +1137,23 @@ public final class CairoPDFRenderer: PageRenderer {
         return hidden
     }
 
-    /// Draws `hyphen` of the line `glyphs` where the line left it, as
-    /// ``drawAddedHyphen(_:x:baseline:scale:)`` draws it through Pango.
+    /// Draws the added hyphen `glyph` of `font` (its offsets in Pango units) with its origin at
+    /// `origin` on `baseline`, scaled horizontally by `scale` from there, in `color` (nil: the
+    /// colour in effect), between the squares the tagging pass makes its own marked content
+    /// (``ContentMarker/hyphenSides``).
     private func drawAddedHyphen(
-        _ hyphen: LineGlyphs.Hyphen, of glyphs: LineGlyphs, x: Double, baseline: Double, scale: Double
+        _ glyph: (index: UInt, x: Int32, y: Int32), of font: OpaquePointer, color: PangoColor?, origin: Double,
+        baseline: Double, scale: Double
     ) {
-        let run = glyphs.runs[hyphen.run]
         markInlineArtifact(ContentMarker.hyphenSides.before)
-        if let colour = run.color {
+        if let color {
             cairo_set_source_rgb(
-                cr, Double(colour.red) / 65535, Double(colour.green) / 65535, Double(colour.blue) / 65535)
+                cr, Double(color.red) / 65535, Double(color.green) / 65535, Double(color.blue) / 65535)
         }
-        let origin = x + hyphen.offset * scale
         cairo_save(cr)
         Self.scaleHorizontally(cr, by: scale, from: origin)
         cairo_move_to(cr, origin, baseline)
-        LineGlyphs.show(
-            run.glyphs[hyphen.glyph].index, x: hyphen.xOffset, y: hyphen.yOffset, of: run.scaledFont.raw, on: cr)
-        cairo_restore(cr)
-        markInlineArtifact(ContentMarker.hyphenSides.after)
-        inlineArtifactsOnPage += 1
-    }
-
-    /// Draws `hyphen` where the line left it, between the squares the tagging pass makes its
-    /// own marked content (``ContentMarker/hyphenSides``).
-    private func drawAddedHyphen(_ hyphen: HiddenHyphen, x: Double, baseline: Double, scale: Double) {
-        guard let font = hyphen.run.pointee.item.pointee.analysis.font, let glyphs = pango_glyph_string_new() else {
-            return
-        }
-        defer { pango_glyph_string_free(glyphs) }
-        markInlineArtifact(ContentMarker.hyphenSides.before)
-        if let colour = Self.foreground(of: hyphen.run) {
-            cairo_set_source_rgb(
-                cr, Double(colour.red) / 65535, Double(colour.green) / 65535, Double(colour.blue) / 65535)
-        }
-        pango_glyph_string_set_size(glyphs, 1)
-        glyphs.pointee.glyphs[0] = hyphen.glyph
-        glyphs.pointee.glyphs[0].attr.is_cluster_start = 1
-        glyphs.pointee.log_clusters[0] = 0
-        let origin = x + hyphen.offset * scale
-        cairo_save(cr)
-        Self.scaleHorizontally(cr, by: scale, from: origin)
-        cairo_move_to(cr, origin, baseline)
-        pango_cairo_show_glyph_string(cr, font, glyphs)
+        LineGlyphs.show(glyph.index, x: glyph.x, y: glyph.y, of: font, on: cr)
         cairo_restore(cr)
         markInlineArtifact(ContentMarker.hyphenSides.after)
         inlineArtifactsOnPage += 1
