@@ -279,6 +279,12 @@ final class MissingGlyphStandIns {
 
         nonisolated(unsafe) private static let key = UnsafeMutablePointer<cairo_user_data_key_t>.allocate(capacity: 1)
 
+        /// The most boxes a surface records, each a form of its code's outlined digits; the box
+        /// of a code point met after them shows U+FFFD's code instead (the characters are still
+        /// named in the font warning and read from the text), so that a document of tens of
+        /// thousands of distinct characters no face has does not write as many forms.
+        static let recordedBoxes = 1_000
+
         /// The boxes of `surface`, made the first time they are asked for.
         static func of(_ surface: OpaquePointer) -> BoxForms {
             SurfaceData.attached(to: surface, key: key) { BoxForms() }
@@ -304,8 +310,13 @@ final class MissingGlyphStandIns {
                 let info = glyphs.pointee.glyphs[index]
                 defer { advance += Int(info.geometry.width) }
                 guard info.glyph != PANGO_GLYPH_EMPTY else { continue }
-                let key = Key(font: name, glyph: info.glyph, width: info.geometry.width, color: color)
-                if forms[key] == nil { forms[key] = Self.record(info, of: font, color: color) }
+                var boxed = info
+                var key = Key(font: name, glyph: info.glyph, width: info.geometry.width, color: color)
+                if forms[key] == nil, forms.count >= Self.recordedBoxes {
+                    boxed.glyph = PANGO_GLYPH_UNKNOWN_FLAG | 0xFFFD
+                    key = Key(font: name, glyph: boxed.glyph, width: info.geometry.width, color: color)
+                }
+                if forms[key] == nil { forms[key] = Self.record(boxed, of: font, color: color) }
                 guard let form = forms[key] else { continue }
                 cairo_save(cr)
                 cairo_translate(
