@@ -56,14 +56,22 @@ public final class FontConfiguration: @unchecked Sendable {
     /// `FcConfig` of the installed fonts (`FcInitLoadConfigAndFonts`) with each file added
     /// (`FcConfigAppFontAddFile`; files fontconfig cannot read as fonts are passed over, as
     /// its own folder scan does).
+    ///
+    /// `documentFolders`, folders a document named (a theme's `fontFolders`), come first and
+    /// are scanned within `allowed` (a render's ``Sandbox/folders``; nil: anywhere): only the
+    /// files that resolve inside those folders are added (``FontFolderScan/scan(_:within:)``).
+    /// `folders`, which the user named, are not confined.
     /// - Throws: ``BackendError/fontFolder(path:reason:)`` when a folder cannot be read or is
     ///   no folder of fonts.
-    public static func including(folders: [String]) throws -> FontConfiguration {
-        guard !folders.isEmpty else { return system }
+    public static func including(
+        folders: [String], documentFolders: [String] = [], within allowed: [String]? = nil
+    ) throws -> FontConfiguration {
+        guard !folders.isEmpty || !documentFolders.isEmpty else { return system }
+        let scans = documentFolders.map { ($0, allowed) } + folders.map { ($0, nil as [String]?) }
         var files: [FontFile] = []
-        for folder in folders {
+        for (folder, confinement) in scans {
             let found: FontFolderScan.Result
-            do { found = try FontFolderScan.scan(folder) } catch {
+            do { found = try FontFolderScan.scan(folder, within: confinement) } catch {
                 throw BackendError.fontFolder(path: folder, reason: error.reason)
             }
             files += found.files.map(FontFile.init(path:))

@@ -190,8 +190,9 @@ struct BookGathering {
                 included.path.hasPrefix("/") || folder.isEmpty
                 ? included.path : (folder as NSString).appendingPathComponent(included.path)
             let named = Sandbox.lexicallyStandardized(joined)
-            let canonical = Sandbox.canonical(named)
-            guard root.contains(where: { BookPaths.isInside(canonical, root: $0) }) else {
+            // Judged as every file a document names (``Sandbox/resolve(_:within:)``): a link out
+            // of the folders is outside whether or not its target exists.
+            guard Sandbox.resolve(named, within: root) != nil else {
                 let folders = root.joined(separator: ", ")
                 throw TypesetError.invalidInput([
                     Diagnostic(

@@ -122,7 +122,10 @@ extension Typesetter {
             let message = "is outside the folders this render may read (\(request.sandbox?.description ?? ""))"
             throw TypesetError.invalidTheme(problems: ["\(name): fontFolders: '\(folder)' \(message); not read"])
         }
-        let fonts = try fontSession(folders: theme.fontFolders + request.fontFolders)
+        // The theme's folders are scanned within the sandbox of the document that named it:
+        // each font file must itself lie inside, not only the folder.
+        let fonts = try fontSession(
+            folders: request.fontFolders, documentFolders: theme.fontFolders, within: request.sandbox?.folders)
         let installed = FontCatalog(fonts)
         if let file {
             let fonts = ThemeJudgement.fontProblems(
@@ -203,13 +206,18 @@ extension Typesetter {
 }
 
 extension Typesetter {
-    /// A font map of the installed fonts and those in `folders` (``FontConfiguration``), for
-    /// one render: other renders, with other folders, do not see them.
+    /// A font map of the installed fonts and those in `folders` and `documentFolders`
+    /// (``FontConfiguration``), for one render: other renders, with other folders, do not see
+    /// them. The files of `documentFolders` (folders a document named) must each lie inside
+    /// `allowed` (nil: anywhere); those of `folders` (the user's) are not confined.
     /// - Throws: ``TypesetError/fontFolder(path:reason:)`` for a folder that cannot be read or
     ///   holds no fonts.
-    static func fontSession(folders: [String]) throws -> FontSession {
+    static func fontSession(
+        folders: [String], documentFolders: [String] = [], within allowed: [String]? = nil
+    ) throws -> FontSession {
         do {
-            return FontSession(try FontConfiguration.including(folders: folders))
+            return FontSession(
+                try FontConfiguration.including(folders: folders, documentFolders: documentFolders, within: allowed))
         } catch BackendError
             .fontFolder(let path, let reason)
         {

@@ -13,6 +13,11 @@ import Foundation
 /// - Only regular files of at most ``FileReader/fontLimit`` bytes are kept; FIFOs, devices and
 ///   sockets are skipped unopened.
 /// - The walk stops at ``maxDepth`` levels and ``maxEntries`` entries looked at.
+/// - A folder a document named (a theme's `fontFolders` under a render's root) is scanned
+///   within the render's folders (``scan(_:within:)``): every file kept and every subfolder
+///   entered must itself resolve (`realpath`) inside them, so a symbolic link to a font, a
+///   folder or `/` outside is passed over unopened, and the files are kept by their resolved
+///   paths.
 public enum FontFolderScan {
     /// The deepest subfolder level entered (the folder itself is level 0).
     public static let maxDepth = 16
@@ -27,10 +32,16 @@ public enum FontFolderScan {
         public var truncated = false
     }
 
-    /// The font files under `folder`.
+    /// The font files under `folder`; with `allowed` (a render's ``Sandbox/folders``), only
+    /// those that resolve inside one of those folders, found through subfolders that do (nil:
+    /// any, as for a folder the user named).
     /// - Throws: ``FileReader/Failure`` when `folder` is not a folder (`it is a FIFO (named
-    ///   pipe), not a folder`), is under /proc, /sys or /dev, or cannot be read.
-    public static func scan(_ folder: String) throws(FileReader.Failure) -> Result {
+    ///   pipe), not a folder`), is under /proc, /sys or /dev, lies outside `allowed`, or cannot
+    ///   be read.
+    public static func scan(_ folder: String, within allowed: [String]? = nil) throws(FileReader.Failure) -> Result {
+        if let allowed, Sandbox.resolve(folder, within: allowed) == nil {
+            throw FileReader.Failure(reason: "it is outside the folders this render may read")
+        }
         var info = stat()
         guard stat(folder, &info) == 0 else { throw FileReader.Failure(reason: FileReader.reason(errno)) }
         guard info.st_mode & S_IFMT == S_IFDIR else {
@@ -44,7 +55,8 @@ public enum FontFolderScan {
         var result = Result()
         var visited = Set<FileIdentity>()
         var entries = 0
-        walk(folder, depth: 0, identity: FileIdentity(info), visited: &visited, entries: &entries, into: &result)
+        var walk = Walk(allowed: allowed)
+        walk.walk(folder, depth: 0, identity: FileIdentity(info), into: &result)
         return result
     }
 
@@ -57,35 +69,62 @@ public enum FontFolderScan {
         }
     }
 
-    private static func walk(
-        _ folder: String, depth: Int, identity: FileIdentity, visited: inout Set<FileIdentity>,
-        entries: inout Int, into result: inout Result
-    ) {
-        guard visited.insert(identity).inserted else { return }
-        guard depth <= maxDepth else {
-            result.truncated = true
-            return
+    /// One scan's walk: the folders it entered and the entries it looked at.
+    private struct Walk {
+        /// The folders every file and subfolder must resolve inside; nil: any.
+        let allowed: [String]?
+        /// The folders entered, by device and inode numbers.
+        var visited = Set<FileIdentity>()
+        /// How many entries were looked at.
+        var entries = 0
+
+        /// A walk within `allowed` (nil: anywhere).
+        init(allowed: [String]?) {
+            self.allowed = allowed
         }
-        guard let names = try? FileManager.default.contentsOfDirectory(atPath: folder) else { return }
-        for name in names.sorted() {
-            entries += 1
-            guard entries <= maxEntries else {
+
+        /// `path` resolved when the walk may use it: any path without ``allowed``, else its
+        /// resolved path when that lies inside one of the folders; nil when it may not.
+        func permitted(_ path: String) -> String? {
+            guard let allowed else { return path }
+            guard let resolved = realpath(path, nil) else { return nil }
+            defer { free(resolved) }
+            let real = String(cString: resolved)
+            return allowed.contains { Sandbox.isInside(real, folder: $0) } ? real : nil
+        }
+
+        /// Adds the font files of `folder` (entered at `depth`, `identity` its numbers) and of
+        /// its subfolders to `result`.
+        mutating func walk(_ folder: String, depth: Int, identity: FileIdentity, into result: inout Result) {
+            guard visited.insert(identity).inserted else { return }
+            guard depth <= maxDepth else {
                 result.truncated = true
                 return
             }
-            let path = (folder as NSString).appendingPathComponent(name)
-            var info = stat()
-            guard stat(path, &info) == 0 else { continue }
-            switch info.st_mode & S_IFMT {
-            case S_IFDIR:
-                guard systemFolder(path) == nil else { continue }
-                walk(
-                    path, depth: depth + 1, identity: FileIdentity(info), visited: &visited, entries: &entries,
-                    into: &result)
-            case S_IFREG:
-                if Int(info.st_size) <= FileReader.fontLimit, Int(info.st_size) > 0 { result.files.append(path) }
-            default:
-                continue
+            guard let names = try? FileManager.default.contentsOfDirectory(atPath: folder) else { return }
+            for name in names.sorted() {
+                entries += 1
+                guard entries <= maxEntries else {
+                    result.truncated = true
+                    return
+                }
+                let path = (folder as NSString).appendingPathComponent(name)
+                var info = stat()
+                guard stat(path, &info) == 0 else { continue }
+                switch info.st_mode & S_IFMT {
+                case S_IFDIR:
+                    // A subfolder that leads out of the allowed folders is not entered.
+                    guard systemFolder(path) == nil, let inside = permitted(path) else { continue }
+                    walk(inside, depth: depth + 1, identity: FileIdentity(info), into: &result)
+                case S_IFREG:
+                    // A file that resolves out of the allowed folders is never handed on to be opened.
+                    guard Int(info.st_size) <= FileReader.fontLimit, Int(info.st_size) > 0,
+                        let inside = permitted(path)
+                    else { continue }
+                    result.files.append(inside)
+                default:
+                    continue
+                }
             }
         }
     }

@@ -4,7 +4,10 @@ import Foundation
 /// document names (an image, a front-matter `theme:`, a theme's `fontFolders`, an `include:`)
 /// must lie inside one of them once `.`/`..` and symbolic links are resolved (POSIX
 /// `realpath`). A path outside is refused before it is opened, so a refused file is never
-/// read, nor is its existence told apart from a missing one.
+/// read, nor is its existence told apart from a missing one: a path that does not resolve is
+/// followed link by link (``resolution(of:)``), so a symbolic link out of the folders is
+/// outside whether or not its target exists. A font folder a document names is walked within
+/// the folders (``FontFolderScan/scan(_:within:)``): each font file must lie inside too.
 ///
 /// The folders are the root (Typst's `--root`) and those the caller allows explicitly (font
 /// folders and a resource folder given on the command line). Reading a file that passes goes
@@ -27,10 +30,22 @@ public struct Sandbox: Sendable, Equatable {
     public var description: String { folders.joined(separator: ", ") }
 
     /// `path` resolved (``canonical(_:)``) when it lies inside one of the folders, nil when it
-    /// does not. Relative paths are relative to the current folder.
+    /// does not. Relative paths are relative to the current folder. A path that does not
+    /// resolve (a missing file, a dangling symbolic link, links that loop) lies inside only when
+    /// every place its chain of links leads to does (``resolve(_:within:)``).
     public func resolve(_ path: String) -> String? {
-        let resolved = Self.canonical(path)
-        return folders.contains { Self.isInside(resolved, folder: $0) } ? resolved : nil
+        Self.resolve(path, within: folders)
+    }
+
+    /// `path` resolved (``canonical(_:)``) when it lies inside one of `folders` (absolute,
+    /// links resolved), nil when it does not. When the path resolves, its target is judged;
+    /// when it does not, each place its symbolic links lead to (``Resolution/places``) is
+    /// judged, so a dangling link out of the folders, a link to a link out of them and links
+    /// that loop through a place outside are all outside, whether or not their target exists.
+    public static func resolve(_ path: String, within folders: [String]) -> String? {
+        let resolution = resolution(of: path)
+        let inside = resolution.places.allSatisfy { place in folders.contains { isInside(place, folder: $0) } }
+        return inside ? resolution.path : nil
     }
 
     /// Whether `path` lies inside one of the folders (see ``resolve(_:)``).
@@ -38,15 +53,69 @@ public struct Sandbox: Sendable, Equatable {
 
     /// `path` absolute with `.`, `..` and symbolic links resolved: by `realpath` when it exists,
     /// else its longest existing prefix resolved and the rest appended (a missing file inside a
-    /// symbolic link to elsewhere is elsewhere).
+    /// symbolic link to elsewhere is elsewhere), a dangling symbolic link followed to where it
+    /// points (``resolution(of:)``).
     public static func canonical(_ path: String) -> String {
-        let absolute =
+        resolution(of: path).path
+    }
+
+    /// The most symbolic links ``resolution(of:)`` follows that `realpath` could not (Linux's
+    /// own limit for one path look-up, `MAXSYMLINKS`).
+    public static let maxLinks = 40
+
+    /// Where a path leads: its resolved form, and every place on the way that a judgement of it
+    /// must find inside the folders.
+    public struct Resolution: Sendable, Equatable {
+        /// The path absolute, `.`, `..` and symbolic links resolved as far as it exists.
+        public var path: String
+        /// ``path`` alone when the path resolves at once (`realpath`); otherwise each place
+        /// its chain of symbolic links passed through (the link as named, its prefix resolved),
+        /// and each path its `..` led back to, then ``path``.
+        public var places: [String]
+    }
+
+    /// Where `path` leads. A path that exists is resolved by `realpath`. One that does not is
+    /// resolved as far as it exists (its longest resolving prefix); when the first component
+    /// past that prefix is a symbolic link (dangling, or part of a loop), the link is read
+    /// (`lstat`, `readlink`) and its target followed in the same way, at most ``maxLinks``
+    /// times, each link passed recorded in ``Resolution/places``. What is left (a missing
+    /// file, or the last link when the chain loops) is taken lexically, and taken again when
+    /// its `..` stepped back over a missing component (`missing/../link` is `link`).
+    public static func resolution(of path: String) -> Resolution {
+        var current =
             path.hasPrefix("/") ? path : FileManager.default.currentDirectoryPath + "/" + (path.isEmpty ? "." : path)
-        if let resolved = realPath(absolute) { return resolved }
-        // The longest prefix of components that resolves, found by halving: a path resolves
-        // only when each of its prefixes does (the kernel walks every component, `..` too),
-        // so a few `realpath` calls suffice however many components the path has.
-        let components = absolute.split(separator: "/")
+        var places: [String] = []
+        var links = 0
+        while true {
+            if let resolved = realPath(current) { return Resolution(path: resolved, places: places + [resolved]) }
+            let (head, rest) = existingPrefix(of: current)
+            let named = lexicallyStandardized(([Substring(head)] + rest).joined(separator: "/"))
+            let first = rest.first.map(String.init) ?? ""
+            if links < maxLinks, first != ".", first != "..", let target = linkTarget(head + "/" + first) {
+                // A dangling link, or one of links that loop: where it points is judged too.
+                links += 1
+                places.append(named)
+                let base = target.hasPrefix("/") ? target : head + "/" + target
+                current = ([Substring(base)] + rest.dropFirst()).joined(separator: "/")
+                continue
+            }
+            if links < maxLinks, rest.contains(".."), named != current {
+                // `missing/../x` names `x` once taken lexically: `x` may be a link in turn.
+                links += 1
+                places.append(named)
+                current = named
+                continue
+            }
+            return Resolution(path: named, places: places + [named])
+        }
+    }
+
+    /// The longest prefix of the absolute `path` that resolves (`realpath`), resolved, and the
+    /// components after it. Found by halving: a path resolves only when each of its prefixes
+    /// does (the kernel walks every component, `..` too), so a few `realpath` calls suffice
+    /// however many components the path has.
+    private static func existingPrefix(of path: String) -> (head: String, rest: ArraySlice<Substring>) {
+        let components = path.split(separator: "/")
         func prefix(_ count: Int) -> String { "/" + components.prefix(count).joined(separator: "/") }
         var resolvedCount = 0
         var unresolvedCount = components.count
@@ -54,9 +123,18 @@ public struct Sandbox: Sendable, Equatable {
             let middle = (resolvedCount + unresolvedCount) / 2
             if realPath(prefix(middle)) != nil { resolvedCount = middle } else { unresolvedCount = middle }
         }
-        // The rest does not exist, so holds no symbolic link: `.` and `..` are taken lexically.
         let head = realPath(prefix(resolvedCount)) ?? "/"
-        return lexicallyStandardized(([Substring(head)] + components[resolvedCount...]).joined(separator: "/"))
+        return (head == "/" ? "" : head, components[resolvedCount...])
+    }
+
+    /// The target of the symbolic link `path` (`readlink`), nil when `path` is no symbolic link.
+    private static func linkTarget(_ path: String) -> String? {
+        var info = stat()
+        guard lstat(path, &info) == 0, info.st_mode & S_IFMT == S_IFLNK else { return nil }
+        var buffer = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)
+        let count = readlink(path, &buffer, Int(PATH_MAX))
+        guard count > 0 else { return nil }
+        return String(decoding: buffer[0..<count].map { UInt8(bitPattern: $0) }, as: UTF8.self)
     }
 
     /// `path` with `.` components and repeated slashes dropped and each `..` taking away the
