@@ -84,6 +84,8 @@ enum FrontMatter {
     /// Markdown, so its text is not lost. libyaml's own problem text, and where it is in `text`
     /// (0-based line, 1-based column in UTF-8 bytes), when it does not load.
     static func notFrontMatter(_ text: [UInt8]) -> (problem: String, line: Int, column: Int)? {
+        // Flow collections nested past what is read are blanked first (libyaml's time).
+        let text = YAMLFlowDepth.flattened(text)
         var parser = yaml_parser_t()
         guard yaml_parser_initialize(&parser) != 0 else { return ("libyaml out of memory", 0, 1) }
         defer { yaml_parser_delete(&parser) }
@@ -121,6 +123,8 @@ enum FrontMatter {
     static func parse(_ text: [UInt8], firstLine: Int, file: String, diagnostics: inout [Diagnostic]) -> Metadata {
         var metadata = Metadata()
         guard text.contains(where: { $0 != 0x20 && $0 != 0x0A && $0 != 0x0D && $0 != 0x09 }) else { return metadata }
+        // Flow collections nested past what is read are blanked first (libyaml's time).
+        let text = YAMLFlowDepth.flattened(text)
 
         var parser = yaml_parser_t()
         guard yaml_parser_initialize(&parser) != 0 else {

@@ -500,52 +500,142 @@ struct RawHTML {
                 name)
     }
 
+    /// The most slots (rows × columns) a table's grid holds for each cell written (`td`, `th`)
+    /// when its spans are kept, beyond ``spanSlotFloor``: a table whose spans would make a
+    /// larger grid, or one wider than ``MathSyntax/maximumTableColumns``, is set with each span
+    /// taken as one slot, so that its cost grows with the cells written and not with the
+    /// product of their spans (1,000 rows of `colspan=1000 rowspan=65534` make a grid of a
+    /// billion slots in the HTML table model).
+    static let slotsPerWrittenCell = 16
+
+    /// The slots the grid of any table may hold with its spans kept, whatever its cells.
+    static let spanSlotFloor = 4_096
+
+    /// A `td` or `th` of a table row: whether it is a `th`, its attributes and its content.
+    private struct WrittenCell {
+        /// Whether the cell is a header cell (`th`).
+        var isHeader: Bool
+        /// The cell's attributes (`colspan`, `rowspan`, `align`, `scope`…).
+        var attributes: [String: String]
+        /// The cell's content.
+        var content: [HTMLNode]
+    }
+
+    /// The value of a span attribute by the HTML rules for parsing non-negative integers
+    /// (leading spaces and a `+` skipped, the digits up to the first other character read):
+    /// nil when it has no digits; a value past `Int.max` is `Int.max`.
+    static func spanValue(_ text: String?) -> Int? {
+        guard let text else { return nil }
+        var bytes = text.utf8.drop { $0 == 0x20 || $0 == 0x09 || $0 == 0x0A || $0 == 0x0C || $0 == 0x0D }
+        if bytes.first == UInt8(ascii: "+") { bytes = bytes.dropFirst() }
+        let digits = bytes.prefix { $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9") }
+        guard !digits.isEmpty else { return nil }
+        var value = 0
+        for digit in digits {
+            let (times, overflow) = value.multipliedReportingOverflow(by: 10)
+            guard !overflow, times <= Int.max - Int(digit - UInt8(ascii: "0")) else { return Int.max }
+            value = times + Int(digit - UInt8(ascii: "0"))
+        }
+        return value
+    }
+
+    /// The columns and rows `cell` spans, as the HTML table model clamps them: `colspan` 1 to
+    /// 1,000 (0 or none is 1), `rowspan` 1 to 65,534 and never past the last of its row
+    /// group's rows, `rowspan=0` to the group's end. `rowsLeft` counts the cell's own row;
+    /// `clamped` says a value was past HTML's caps.
+    private static func spans(of cell: WrittenCell, rowsLeft: Int) -> (columns: Int, rows: Int, clamped: Bool) {
+        let columnValue = spanValue(cell.attributes["colspan"]) ?? 1
+        let rowValue = spanValue(cell.attributes["rowspan"]) ?? 1
+        let columns = min(max(columnValue, 1), 1_000)
+        let rows = min(rowValue == 0 ? rowsLeft : min(rowValue, 65_534), rowsLeft)
+        return (columns, max(rows, 1), columnValue > 1_000 || rowValue > 65_534)
+    }
+
+    /// Where the cells of each row of each row group go in the table's grid: the column of
+    /// each cell and the row's width in slots (a slot covered by a span from an earlier row,
+    /// past the row's last cell, is the row's too). With `keepingSpans` false every cell takes
+    /// one slot. Nil when spans are kept and the grid would be wider than
+    /// ``MathSyntax/maximumTableColumns`` or hold more than `budget` slots: the work stops
+    /// there, so it never passes the budget.
+    private static func placements(
+        of groups: [[[WrittenCell]]], keepingSpans: Bool, budget: Int
+    ) -> (rows: [(columns: [Int], width: Int)], spans: Bool)? {
+        var placed: [(columns: [Int], width: Int)] = []
+        var widest = 0
+        var spans = false
+        for group in groups {
+            // The last row of the group each column is covered to (spans end with their group).
+            var coveredTo: [Int] = []
+            for (index, row) in group.enumerated() {
+                var columns: [Int] = []
+                columns.reserveCapacity(row.count)
+                var column = 0
+                for cell in row {
+                    while column < coveredTo.count, coveredTo[column] >= index { column += 1 }
+                    columns.append(column)
+                    guard keepingSpans else {
+                        column += 1
+                        continue
+                    }
+                    let span = Self.spans(of: cell, rowsLeft: group.count - index)
+                    if span.columns > 1 || span.rows > 1 { spans = true }
+                    guard column + span.columns <= MathSyntax.maximumTableColumns else { return nil }
+                    if coveredTo.count < column + span.columns {
+                        coveredTo += Array(repeating: -1, count: column + span.columns - coveredTo.count)
+                    }
+                    for covered in column..<(column + span.columns) { coveredTo[covered] = index + span.rows - 1 }
+                    column += span.columns
+                }
+                let coveredWidth = (coveredTo.lastIndex { $0 >= index }).map { $0 + 1 } ?? 0
+                let width = max(column, coveredWidth)
+                widest = max(widest, width)
+                placed.append((columns, width))
+                if keepingSpans, placed.count * widest > budget { return nil }
+            }
+        }
+        return (placed, spans)
+    }
+
     /// A table of simple rows (`tr` of `th`/`td`, directly or under `thead`/`tbody`/`tfoot`):
     /// a first row of header cells is the header. A cell spanning columns or rows (`colspan`,
     /// `rowspan`) keeps the grid the HTML table model gives (HTML Living Standard §4.9.12,
-    /// "forming a table"): its text is set in the first slot it covers, the others stay empty,
-    /// so every later cell lands in its own column; one warning says the span is not drawn.
+    /// "forming a table", with its caps: `colspan` at most 1,000, `rowspan` at most 65,534 and
+    /// never past its row group): its text is set in the first slot it covers, the others stay
+    /// empty, so every later cell lands in its own column; one warning says the span is not
+    /// drawn. A grid of more than ``slotsPerWrittenCell`` slots for each cell written (at least
+    /// ``spanSlotFloor``) or wider than ``MathSyntax/maximumTableColumns`` keeps no span, with
+    /// a warning.
     ///
     /// Returns the table (nil without a cell), the caption's nodes, and the nodes that stand in
     /// the table outside any cell (text, or an element where only rows or cells belong).
     private mutating func table(_ children: [HTMLNode], location: SourceLocation?, depth: Int)
         -> (table: Table?, caption: [HTMLNode], outsideCells: [HTMLNode])
     {
-        var rows: [(header: Bool, cells: [[Inline]])] = []
-        // Each row's `<th>` cells: their columns and the `scope` each gives (nil: none).
-        var headerCells: [Int: [(column: Int, scope: HeaderScope?)]] = [:]
         var caption: [HTMLNode] = []
         var outsideCells: [HTMLNode] = []
-        // Columns still covered by a cell of an earlier row spanning rows: rows left to cover.
-        var covered: [Int: Int] = [:]
-        // The alignments the cells of each column ask for (`align`, or CSS `text-align`).
-        var asked: [Int: [ColumnAlignment]] = [:]
-        var spans = false
-        func span(_ attributes: [String: String], _ name: String, limit: Int) -> Int {
-            guard let value = attributes[name].flatMap({ Int($0.trimmingCharacters(in: .whitespaces)) }) else {
-                return 1
-            }
-            return min(max(value, 1), limit)
-        }
-        func collect(_ nodes: [HTMLNode]) {
+        // The rows of each row group (`thead`, `tbody`, `tfoot`; rows directly in the table
+        // make one group up to the next group element), each row its written cells.
+        var groups: [[[WrittenCell]]] = []
+        var inGroup = false
+        func collect(_ nodes: [HTMLNode], group: Bool) {
             for node in nodes {
                 guard case .element(let name, _, let inner) = node else {
                     outsideCells.append(node)
                     continue
                 }
                 switch name {
-                case "thead", "tbody", "tfoot": collect(inner)
+                case "thead", "tbody", "tfoot":
+                    groups.append([])
+                    collect(inner, group: true)
+                    inGroup = false
                 case "caption": caption += inner
                 case "col", "colgroup": break
                 case "tr":
-                    var cells: [[Inline]] = []
-                    var allHeader = true
-                    func skipCovered() {
-                        while let left = covered[cells.count], left > 0 {
-                            covered[cells.count] = left - 1
-                            cells.append([])
-                        }
+                    if !group, !inGroup {
+                        groups.append([])
+                        inGroup = true
                     }
+                    var row: [WrittenCell] = []
                     for cell in inner {
                         guard case .element(let cellName, let attributes, let content) = cell,
                             cellName == "td" || cellName == "th"
@@ -553,36 +643,39 @@ struct RawHTML {
                             outsideCells.append(cell)
                             continue
                         }
-                        if cellName == "td" { allHeader = false }
-                        skipCovered()
-                        if cellName == "th" {
-                            headerCells[rows.count, default: []].append((cells.count, Self.headerScope(attributes)))
-                        }
-                        // (HTML caps colspan at 1,000 and rowspan at 65,534.)
-                        let columns = span(attributes, "colspan", limit: 1_000)
-                        let rows = span(attributes, "rowspan", limit: 65_534)
-                        if columns > 1 || rows > 1 { spans = true }
-                        if let alignment = Self.cellAlignment(attributes) {
-                            asked[cells.count, default: []].append(alignment)
-                        }
-                        for c in 0..<columns {
-                            if rows > 1 { covered[cells.count] = rows - 1 }
-                            cells.append(
-                                c == 0 ? Self.trimmed(inlines(content, location: location, depth: depth + 2)) : [])
-                        }
+                        row.append(WrittenCell(isHeader: cellName == "th", attributes: attributes, content: content))
                     }
-                    // Covered slots past the row's last cell are the row's too.
-                    while let last = covered.filter({ $0.value > 0 }).keys.max(), last >= cells.count {
-                        if let left = covered[cells.count], left > 0 { covered[cells.count] = left - 1 }
-                        cells.append([])
-                    }
-                    if !cells.isEmpty { rows.append((allHeader, cells)) }
+                    groups[groups.count - 1].append(row)
                 default: outsideCells.append(node)
                 }
             }
         }
-        collect(children)
-        if spans, warned.insert("\u{0}span").inserted {
+        collect(children, group: false)
+        let written = groups.reduce(0) { $0 + $1.reduce(0) { $0 + $1.count } }
+        let budget = max(Self.spanSlotFloor, Self.slotsPerWrittenCell * written)
+        let kept = Self.placements(of: groups, keepingSpans: true, budget: budget)
+        let placement = kept ?? Self.placements(of: groups, keepingSpans: false, budget: budget)
+        guard let placement else { return (nil, caption, outsideCells) }
+        if kept == nil, warned.insert("\u{0}spangrid").inserted {
+            diagnostics.append(
+                Diagnostic(
+                    .warning,
+                    "an HTML table's cells span more columns or rows than its \(written) cells fill (a grid wider "
+                        + "than \(MathSyntax.maximumTableColumns) columns or of more than \(budget) cells): its "
+                        + "spans are not kept, each cell is set in the next column (one warning for every such "
+                        + "table in the document)",
+                    at: location, kind: .html))
+        }
+        let clamped = groups.joined().joined().contains { Self.spans(of: $0, rowsLeft: 1).clamped }
+        if clamped, warned.insert("\u{0}spancap").inserted {
+            diagnostics.append(
+                Diagnostic(
+                    .warning,
+                    "an HTML table cell spans more than HTML's 1,000 columns (colspan) or 65,534 rows (rowspan): "
+                        + "the span is cut there (one warning for every such table in the document)",
+                    at: location, kind: .html))
+        }
+        if placement.spans, warned.insert("\u{0}span").inserted {
             diagnostics.append(
                 Diagnostic(
                     .warning,
@@ -590,6 +683,26 @@ struct RawHTML {
                         + "it covers and the others are left empty, so every cell stays in its column (one warning "
                         + "for every such table in the document)",
                     at: location, kind: .html))
+        }
+        var rows: [(header: Bool, cells: [[Inline]])] = []
+        // Each row's `<th>` cells: their columns and the `scope` each gives (nil: none).
+        var headerCells: [Int: [(column: Int, scope: HeaderScope?)]] = [:]
+        // The alignments the cells of each column ask for (`align`, or CSS `text-align`).
+        var asked: [Int: [ColumnAlignment]] = [:]
+        var rowPlaces = placement.rows.makeIterator()
+        for row in groups.joined() {
+            guard let place = rowPlaces.next(), place.width > 0 else { continue }
+            var cells = Array(repeating: [Inline](), count: place.width)
+            for (cell, column) in zip(row, place.columns) {
+                if cell.isHeader {
+                    headerCells[rows.count, default: []].append((column, Self.headerScope(cell.attributes)))
+                }
+                if let alignment = Self.cellAlignment(cell.attributes) {
+                    asked[column, default: []].append(alignment)
+                }
+                cells[column] = Self.trimmed(inlines(cell.content, location: location, depth: depth + 2))
+            }
+            rows.append((!row.contains { !$0.isHeader }, cells))
         }
         guard !rows.isEmpty else { return (nil, caption, outsideCells) }
         let columns = rows.map(\.cells.count).max() ?? 0

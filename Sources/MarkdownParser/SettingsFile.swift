@@ -41,7 +41,9 @@ public enum SettingsFile {
                     .error, "\(problem.problem); expected a YAML mapping of option names to values",
                     at: SourceLocation(file: file, line: problem.line + 1, column: problem.column)))
         }
-        let result = bytes.withUnsafeBufferPointer { buffer -> Result<[SettingsValue.Entry], SettingsFileProblem> in
+        // Flow collections nested past what is read are blanked first (libyaml's time).
+        let flattened = YAMLFlowDepth.flattened(bytes)
+        let result = flattened.withUnsafeBufferPointer { buffer -> Result<[SettingsValue.Entry], SettingsFileProblem> in
             if let problem = YAMLAliasBudget.check(buffer) {
                 return .failure(
                     SettingsFileProblem(

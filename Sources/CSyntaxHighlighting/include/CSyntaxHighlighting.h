@@ -40,7 +40,9 @@ int32_t tshl_resolve_language(const char *language, char *buffer, int32_t capaci
 
 /// Highlights `length` bytes of UTF-8 `text` with the definition named `definition` (as
 /// `tshl_resolve_language` returns it), line by line (lines end at '\n'), carrying the
-/// definition's state from each line to the next. On success stores a `malloc`ed array of the
+/// definition's state from each line to the next. A line longer than 4,096 bytes is set plain
+/// (it has no spans) and the next line goes on in the state before it, so that the time taken
+/// grows with the text's length whatever its lines' lengths. On success stores a `malloc`ed array of the
 /// spans that are not Normal, in order, in `*spans` (free it with `tshl_free_spans`) and returns
 /// how many; returns -1 when no definition has that name (`*spans` is then NULL).
 int32_t tshl_highlight(const char *definition, const char *text, size_t length, TSHighlightSpan **spans);
