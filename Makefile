@@ -12,7 +12,7 @@ BIN = .build/release/typeset
 # counts the instructions of the work-cost tests.
 APT_PACKAGES = pkg-config libpango1.0-dev libcairo2-dev libfontconfig-dev libfreetype-dev \
   libcmark-gfm-dev libcmark-gfm-extensions-dev libyaml-dev librsvg2-dev \
-  libhyphen-dev hyphen-en-us hyphen-de hyphen-fr zlib1g-dev libxml2-dev libgdk-pixbuf-2.0-dev webp-pixbuf-loader imagemagick \
+  libhyphen-dev hyphen-en-us hyphen-de hyphen-fr zlib1g-dev libpng-dev libxml2-dev libgdk-pixbuf-2.0-dev webp-pixbuf-loader imagemagick \
   fonts-inter fonts-noto-cjk fonts-noto-mono fonts-dejavu-core fonts-dejavu-extra fonts-noto-color-emoji \
   fonts-lmodern fonts-texgyre-math \
   libkf5syntaxhighlighting-dev qtbase5-dev \
@@ -138,7 +138,7 @@ library-example: deps readme-example
 # `Typesetter` and the value modules, never on the backend.
 IMPORT = ^\s*(@_implementationOnly |@_exported |@testable |internal |package |public )?import +
 check-layering:
-	@bad=$$(grep -rlE '$(IMPORT)(CPangoCairo|CRsvg|CHyphen|CFaceSharing|CNumberFormatting)\b' Sources | grep -v '^Sources/PangoCairoBackend/'; \
+	@bad=$$(grep -rlE '$(IMPORT)(CPangoCairo|CRsvg|CHyphen|CFaceSharing|CNumberFormatting|CPNG)\b' Sources | grep -v '^Sources/PangoCairoBackend/'; \
 	        grep -rlE '$(IMPORT)CZlib\b' Sources | grep -v '^Sources/TaggedPDF/'; \
 	        grep -rlE '$(IMPORT)(CCmarkGFM|CYAML|CLibXML2)\b' Sources | grep -v '^Sources/MarkdownParser/'; \
 	        grep -rlE '$(IMPORT)(CBuildInfo|CGio)\b' Sources | grep -v '^Sources/typeset/'; \

@@ -31,6 +31,11 @@ let package = Package(
             providers: [.apt(["libglib2.0-dev"])]),
         // zlib has no pkg-config file on every system: the module map links -lz.
         .systemLibrary(name: "CZlib", providers: [.apt(["zlib1g-dev"])]),
+        // libpng 1.6, for a PNG much larger than it prints, read a row at a time and made smaller
+        // as it is read; its shim holds the C that keeps libpng's longjmp out of Swift frames.
+        .systemLibrary(
+            name: "CPNG", pkgConfig: "libpng16",
+            providers: [.apt(["libpng-dev"])]),
         // gdk-pixbuf/librsvg (pictures) are loaded with dlopen when first needed, not linked: a C
         // target whose functions load the library on first call.
         .target(name: "CRsvg", dependencies: ["CPangoCairo"]),
@@ -83,11 +88,11 @@ let package = Package(
         // Reads the PDF Cairo wrote and writes the tagged PDF: the structure tree, PDF/UA. Pure
         // Swift over bytes (zlib for the streams): no Pango or Cairo call.
         .target(name: "TaggedPDF", dependencies: ["Styling", "Typography", "WorkQueues", "CZlib"]),
-        // The only module that touches Pango, Cairo, fontconfig, librsvg and libhyphen pointers.
+        // The only module that touches Pango, Cairo, fontconfig, librsvg, libhyphen and libpng pointers.
         .target(
             name: "PangoCairoBackend",
             dependencies: [
-                "Layout", "TaggedPDF", "CPangoCairo", "CRsvg", "CHyphen", "CFaceSharing", "CNumberFormatting",
+                "Layout", "TaggedPDF", "CPangoCairo", "CRsvg", "CHyphen", "CFaceSharing", "CNumberFormatting", "CPNG",
             ]),
         .target(name: "Specimen", dependencies: ["Styling", "Typography", "DocumentModel"]),
         .target(

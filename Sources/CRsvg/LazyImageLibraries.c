@@ -62,5 +62,17 @@ LAZY(gdk_pixbuf, gboolean, gdk_pixbuf_loader_close, (GdkPixbufLoader *loader, GE
 LAZY(gdk_pixbuf, GdkPixbuf *, gdk_pixbuf_loader_get_pixbuf, (GdkPixbufLoader *loader), (loader))
 LAZY(gdk_pixbuf, GdkPixbufFormat *, gdk_pixbuf_loader_get_format, (GdkPixbufLoader *loader), (loader))
 
+// gdk_pixbuf_loader_set_size returns nothing, so it is written out rather than made by LAZY:
+// resolved once, then called; without the library it does nothing.
+void gdk_pixbuf_loader_set_size(GdkPixbufLoader *loader, int width, int height) {
+    static void (*resolved)(GdkPixbufLoader *, int, int);
+    void (*fn)(GdkPixbufLoader *, int, int) = __atomic_load_n(&resolved, __ATOMIC_RELAXED);
+    if (!fn) {
+        fn = (void (*)(GdkPixbufLoader *, int, int))lazy_symbol(&gdk_pixbuf, "gdk_pixbuf_loader_set_size");
+        __atomic_store_n(&resolved, fn, __ATOMIC_RELAXED);
+    }
+    if (fn) fn(loader, width, height);
+}
+
 LAZY(rsvg, RsvgHandle *, rsvg_handle_new_from_data, (const guint8 *data, gsize data_len, GError **error), (data, data_len, error))
 LAZY(rsvg, gboolean, rsvg_handle_render_document, (RsvgHandle *handle, cairo_t *cr, const RsvgRectangle *viewport, GError **error), (handle, cr, viewport, error))

@@ -204,8 +204,9 @@ public enum ImageProbe {
             let expanded = SVGWork.expandedElementCount([UInt8](whole), limit: SVGWork.maxElements)
             guard expanded <= SVGWork.maxElements else {
                 return .problem(
-                    "is an SVG whose elements, with what its <use> references repeat, are more than "
-                        + "\(SVGWork.maxElements), too many to draw")
+                    "is an SVG whose elements, with what its <use>, filters, masks, clip paths, markers and "
+                        + "patterns draw again and each filter primitive counting \(SVGWork.filterPrimitiveWeight), "
+                        + "are more than \(SVGWork.maxElements), too many to draw")
             }
             guard let size = svgSize(header) else {
                 return .problem(

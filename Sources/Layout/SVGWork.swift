@@ -1,26 +1,44 @@
 /// An estimate of the drawing work in an SVG document, read before librsvg parses it: the
-/// number of elements it draws once each `<use>` is replaced by a copy of what it references
-/// (SVG 1.1 §5.6). A few hundred bytes of nested `<use>` references can stand for billions of
-/// elements (a "use bomb"); librsvg stops only after hundreds of thousands of them, seconds
-/// and hundreds of megabytes later.
+/// number of elements it draws once each reference that draws an element again is replaced by
+/// a copy of what it references. A `<use>` (SVG 1.1 §5.6), `<feImage>`, `<tref>` or `<pattern>`
+/// `href` draws its target again; so does a `url(#id)` in an attribute or a `style` (a
+/// `filter`, `mask`, `clip-path`, pattern `fill` or `stroke`: each element it applies to draws
+/// the referenced content once more), a marker once at each vertex of its path, and a
+/// `url(#id)` in a `<style>` sheet, which may apply to any element, once for every element. A
+/// filter primitive (`feGaussianBlur`, `feMorphology` …) counts as
+/// ``filterPrimitiveWeight`` elements each time its filter is applied, as it processes every
+/// pixel of its region; a `<filter>` itself draws nothing where it stands. A few hundred
+/// bytes of nested references can stand for billions of elements (a "use bomb"), and a filter
+/// of thousands of blurs for minutes of work; librsvg stops only after hundreds of thousands
+/// of elements, seconds and hundreds of megabytes later, and never for filters.
 public enum SVGWork {
     /// The most elements, references expanded, an SVG image may draw (librsvg draws about
     /// 60,000 simple shapes a second).
     public static let maxElements = 100_000
 
-    /// The elements of the SVG `bytes`, each `<use>` counting what it references (by `id`,
-    /// through `href` or `xlink:href`) as well as itself; counting stops above `limit`
-    /// (the result is then `limit + 1`). A reference cycle counts its elements once.
+    /// What one filter primitive counts for against ``maxElements``: librsvg runs each on
+    /// every pixel of its region, a whole 1000 × 1000 px image taking about as long as this
+    /// many simple shapes, so an image may apply at most 200 primitives (``maxElements`` /
+    /// this).
+    public static let filterPrimitiveWeight = 500
+
+    /// The elements of the SVG `bytes`, each reference counting what it draws again (see
+    /// ``SVGWork``) as well as itself and each filter primitive ``filterPrimitiveWeight``;
+    /// counting stops above `limit` (the result is then `limit + 1`). A reference cycle counts
+    /// its elements once.
     public static func expandedElementCount(_ bytes: [UInt8], limit: Int) -> Int {
         let tree = scan(bytes)
         // Counted without recursion (a chain of 100,000 references or nested groups would
         // overflow the stack): each node is finished after every node it needs, children and
-        // referenced element alike, on an explicit stack.
+        // referenced elements alike, on an explicit stack.
         var memo = [Int?](repeating: nil, count: tree.nodes.count)
         var visiting = [Bool](repeating: false, count: tree.nodes.count)
-        func needs(_ node: Int) -> [Int] {
-            var list = tree.nodes[node].children
-            if let target = tree.nodes[node].reference, let referenced = tree.ids[target] { list.append(referenced) }
+        func needs(_ node: Int) -> [(node: Int, times: Int)] {
+            // A `<filter>` draws nothing where it stands, only for the elements that refer to it.
+            var list = tree.nodes[node].children.map { (node: $0, times: tree.nodes[$0].isFilter ? 0 : 1) }
+            for reference in tree.nodes[node].references {
+                if let referenced = tree.ids[reference.id] { list.append((referenced, reference.times)) }
+            }
             return list
         }
         func count(_ root: Int) -> Int {
@@ -33,32 +51,91 @@ public enum SVGWork {
                 if !visiting[node] {
                     visiting[node] = true
                     // A node being counted that is needed again closes a cycle: it counts 0 there.
-                    for next in needs(node) where memo[next] == nil && !visiting[next] { stack.append(next) }
+                    for next in needs(node) where memo[next.node] == nil && !visiting[next.node] {
+                        stack.append(next.node)
+                    }
                     continue
                 }
-                var total = 1
-                for next in needs(node) { total = min(limit + 1, total + (memo[next] ?? 0)) }
+                var total = tree.nodes[node].weight
+                for next in needs(node) {
+                    let (product, overflow) = (memo[next.node] ?? 0).multipliedReportingOverflow(by: next.times)
+                    total = min(limit + 1, total + (overflow ? limit + 1 : min(limit + 1, product)))
+                }
                 memo[node] = total
                 stack.removeLast()
             }
             return memo[root] ?? 0
         }
         var total = 0
-        for root in tree.roots {
+        for root in tree.roots where !tree.nodes[root].isFilter {
             total = min(limit + 1, total + count(root))
         }
-        return total
+        guard !tree.sheetReferences.isEmpty else { return total }
+        // A style sheet's references may apply to every element drawn (a marker at each
+        // vertex): each adds what it references that many times, counted once per `id`.
+        var perElement = 0
+        var perVertex = 0
+        var seen: Set<String> = []
+        for reference in tree.sheetReferences where seen.insert(reference.id).inserted {
+            guard let referenced = tree.ids[reference.id] else { continue }
+            let cost = count(referenced)
+            if reference.perVertex {
+                perVertex = min(limit + 1, perVertex + cost)
+            } else {
+                perElement = min(limit + 1, perElement + cost)
+            }
+        }
+        let vertices = tree.nodes.reduce(0) { min(limit + 1, $0 + $1.vertices) }
+        let (byElement, elementOverflow) = total.multipliedReportingOverflow(by: perElement)
+        let (byVertex, vertexOverflow) = vertices.multipliedReportingOverflow(by: perVertex)
+        guard !elementOverflow, !vertexOverflow else { return limit + 1 }
+        return min(limit + 1, total + min(limit + 1, byElement) + min(limit + 1, byVertex))
+    }
+
+    /// A reference from an element to the element of an `id`, drawn `times` times.
+    struct Reference {
+        /// The referenced `id` (without the `#`).
+        var id: String
+        /// How many times the referenced element is drawn for the element referencing it.
+        var times: Int
+    }
+
+    /// A `url(#id)` of a `<style>` sheet, which may apply to any element.
+    struct SheetReference {
+        /// The referenced `id` (without the `#`).
+        var id: String
+        /// Whether it names a marker, drawn at each vertex of an element.
+        var perVertex: Bool
     }
 
     struct Node {
         var children: [Int] = []
-        /// The `id` a `<use>` references (its `href` without the `#`).
-        var reference: String?
+        /// The elements this one draws again: a `<use>`'s `href`, a `url(#id)` of its attributes.
+        var references: [Reference] = []
+        /// What the element itself counts: 1, or ``SVGWork/filterPrimitiveWeight`` for a
+        /// filter primitive.
+        var weight = 1
+        /// The vertices of its path (`d` or `points`), at least 1: how often a marker is drawn.
+        var vertices = 1
+        /// Whether it is a `<filter>`, whose primitives run only for the elements using it.
+        var isFilter = false
     }
 
+    /// The elements of a filter whose names begin `fe` but that are parts of a primitive, not
+    /// primitives (SVG 1.1 §15.7): they cost no pass over the pixels of their own.
+    static let filterPrimitiveParts: Set<Substring> = [
+        "feMergeNode", "feFuncR", "feFuncG", "feFuncB", "feFuncA", "feDistantLight", "fePointLight", "feSpotLight",
+    ]
+
+    /// Elements whose `href` draws the referenced element again.
+    static let drawingReferences: Set<Substring> = ["use", "feImage", "tref", "pattern"]
+
     /// Start and end tags of the document as a tree, and the element of each `id`.
-    static func scan(_ bytes: [UInt8]) -> (nodes: [Node], roots: [Int], ids: [String: Int]) {
+    static func scan(
+        _ bytes: [UInt8]
+    ) -> (nodes: [Node], roots: [Int], ids: [String: Int], sheetReferences: [SheetReference]) {
         var nodes: [Node] = []
+        var sheetReferences: [SheetReference] = []
         var roots: [Int] = []
         var ids: [String: Int] = [:]
         var open: [Int] = []
@@ -117,9 +194,31 @@ public enum SVGWork {
             let tag = String(decoding: bytes[(index + 1)..<min(position, end)], as: UTF8.self)
             let selfClosing = tag.hasSuffix("/")
             let name = tag.prefix { !$0.isWhitespace && $0 != "/" }
+            let localName = name.split(separator: ":").last ?? name
             var node = Node()
-            if name == "use" || name.hasSuffix(":use"), let href = attribute("href", in: tag), href.hasPrefix("#") {
-                node.reference = String(href.dropFirst())
+            if drawingReferences.contains(localName), let href = attribute("href", in: tag), href.hasPrefix("#") {
+                node.references.append(Reference(id: String(href.dropFirst()), times: 1))
+            }
+            if let path = attribute("d", in: tag) ?? attribute("points", in: tag) {
+                node.vertices = max(1, numberCount(path[...]) / 2)
+            }
+            for reference in urlReferences(in: tag[...]) {
+                node.references.append(Reference(id: reference.id, times: reference.perVertex ? node.vertices : 1))
+            }
+            if localName.hasPrefix("fe"), localName.dropFirst(2).first?.isUppercase == true,
+                !filterPrimitiveParts.contains(localName)
+            {
+                node.weight = filterPrimitiveWeight
+            }
+            node.isFilter = localName == "filter"
+            if localName == "style", !selfClosing {
+                // A style sheet: its text, to `</style`, is read for references, then skipped
+                // as any other text.
+                let sheetEnd = skip(past: Array("</style".utf8), from: position + 1)
+                let sheet = String(decoding: bytes[min(position + 1, sheetEnd)..<sheetEnd], as: UTF8.self)
+                for reference in urlReferences(in: sheet[...]) {
+                    sheetReferences.append(SheetReference(id: reference.id, perVertex: reference.perVertex))
+                }
             }
             let number = nodes.count
             nodes.append(node)
@@ -128,7 +227,40 @@ public enum SVGWork {
             if !selfClosing { open.append(number) }
             index = position + 1
         }
-        return (nodes, roots, ids)
+        return (nodes, roots, ids, sheetReferences)
+    }
+
+    /// The `url(#id)` references in `text` (a start tag or a style sheet), each with whether
+    /// the property naming it is a marker (`marker`, `marker-start`, `marker-mid`,
+    /// `marker-end`), drawn at every vertex.
+    static func urlReferences(in text: Substring) -> [(id: String, perVertex: Bool)] {
+        var found: [(id: String, perVertex: Bool)] = []
+        var search = text
+        while let opening = search.range(of: "url(") {
+            let before = search[..<opening.lowerBound]
+            let rest = search[opening.upperBound...].drop { $0 == " " || $0 == "\"" || $0 == "'" }
+            search = search[opening.upperBound...]
+            guard rest.first == "#" else { continue }
+            let id = rest.dropFirst().prefix { $0 != ")" && $0 != "\"" && $0 != "'" && !$0.isWhitespace }
+            // The property or attribute named just before the value: `marker-mid="url(` or
+            // `marker-mid: url(`.
+            let property = before.reversed().drop { " \"'=:".contains($0) }.prefix { $0.isLetter || $0 == "-" }
+            found.append((String(id), String(property.reversed()).hasPrefix("marker")))
+        }
+        return found
+    }
+
+    /// How many numbers `text` (path data or a list of points) holds: its runs of digits and
+    /// points.
+    static func numberCount(_ text: Substring) -> Int {
+        var count = 0
+        var inNumber = false
+        for byte in text.utf8 {
+            let isDigit = (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte) || byte == UInt8(ascii: ".")
+            if isDigit, !inNumber { count += 1 }
+            inNumber = isDigit
+        }
+        return count
     }
 
     /// The value of attribute `name` (or `prefix:name`) in the text of a start tag.

@@ -108,6 +108,11 @@ public enum ImageDecoder {
         return parses
     }
 
+    /// Pixels beyond which a PNG's header is read here (``ReducedPNG/info(_:)``) and not by
+    /// gdk-pixbuf, whose loader fills a pixbuf of the PNG's full size as soon as it has read
+    /// the header: 3 or 4 bytes a pixel, 400 MB for the largest PNG allowed.
+    static let pixbufHeaderPixels = 1 << 24
+
     private static func readInfo(_ path: String) -> Info? {
         // A PNG or JPEG cut short (no IEND, no EOI) or absurdly large counts as unreadable; its
         // header gives its size before anything is decoded.
@@ -116,6 +121,9 @@ public enum ImageDecoder {
         guard let bytes = try? FileReader.read(path, limit: FileReader.imageLimit, what: "an image") else { return nil }
         let isPNGOrJPEG = bytes.starts(with: [0x89, 0x50, 0x4E, 0x47]) || bytes.starts(with: [0xFF, 0xD8])
         if isPNGOrJPEG, probed == nil { return nil }
+        if let probed, probed.width * probed.height > pixbufHeaderPixels, let png = ReducedPNG.info(bytes) {
+            return png
+        }
         // The options (resolution, orientation) are set on the pixbuf as soon as a loader has read
         // the header: feed the file until then, not through the whole picture.
         guard let (pixbuf, name) = header(bytes) else { return nil }
@@ -178,10 +186,13 @@ public enum ImageDecoder {
         return (pixbuf, formatName())
     }
 
-    /// The whole picture of `bytes`, decoded; a reference the caller releases.
-    private static func load(_ bytes: Data) -> OpaquePointer? {
+    /// The whole picture of `bytes`, decoded, at `size` (as stored) when given (the loader
+    /// scales it as it reads: a JPEG by its decoder's scaling, others once decoded, freeing
+    /// the full size at once); a reference the caller releases.
+    private static func load(_ bytes: Data, size: (width: Int, height: Int)? = nil) -> OpaquePointer? {
         guard let loader = gdk_pixbuf_loader_new() else { return nil }
         defer { g_object_unref(UnsafeMutableRawPointer(loader)) }
+        if let size { gdk_pixbuf_loader_set_size(loader, Int32(size.width), Int32(size.height)) }
         var error: UnsafeMutablePointer<GError>?
         let written = bytes.withUnsafeBytes { all in
             let start = all.baseAddress!.assumingMemoryBound(to: UInt8.self)
@@ -214,21 +225,60 @@ public enum ImageDecoder {
     /// decoded for each occurrence.
     static let decodedBudget = 512 << 20
 
+    /// The resolution a picture in a PDF is decoded at, at most, in pixels per inch of its
+    /// placed size: what print shops and prepress tools ask for. A picture of more pixels is
+    /// made smaller as it is decoded (``reducedSize(of:fitting:)``); one of fewer keeps its own.
+    public static let printResolution = 300.0
+
+    /// How many times the pixels its placed size needs a picture must have to be made
+    /// smaller: 1.5, so only pictures above 450 ppi are reduced to 300, as Adobe InDesign's
+    /// High Quality Print preset downsamples (a picture a little over 300 ppi keeps its pixels
+    /// rather than being resampled by a fraction).
+    public static let reductionThreshold = 1.5
+
+    /// The pixel size, as stored (before orientation), a picture described by `info` is
+    /// decoded at when drawing it needs `fitting` pixels upright: its own size scaled so that
+    /// it still has at least the pixels needed across and down; nil when it has no more than
+    /// ``reductionThreshold`` times that (it is decoded as it is).
+    static func reducedSize(of info: Info, fitting: (width: Int, height: Int)) -> (width: Int, height: Int)? {
+        let needed = info.swapsAxes ? (width: fitting.height, height: fitting.width) : fitting
+        let scale = max(
+            Double(needed.width) / Double(info.pixelWidth), Double(needed.height) / Double(info.pixelHeight))
+        guard scale * reductionThreshold < 1 else { return nil }
+        let width = min(info.pixelWidth, max(1, Int((Double(info.pixelWidth) * scale).rounded(.up))))
+        let height = min(info.pixelHeight, max(1, Int((Double(info.pixelHeight) * scale).rounded(.up))))
+        guard width < info.pixelWidth || height < info.pixelHeight else { return nil }
+        return (width, height)
+    }
+
     /// The upright picture at `path` as a Cairo image surface, decoded once until
-    /// ``releaseDecoded()``. Unless `pixels`, a JPEG needing no turning is a surface of its
-    /// size carrying its original bytes as MIME data, which a PDF embeds as is (its pixels are
-    /// not decoded, and draw nothing on a raster surface); with `pixels` (a PNG preview), every
-    /// picture is decoded, a CMYK JPEG converted to RGB by gdk-pixbuf's loader (which reads
-    /// the inverted samples of Adobe's APP14 marker as Photoshop writes them).
+    /// ``releaseDecoded()`` for each size it is decoded at. Unless `pixels`, a JPEG needing no
+    /// turning is a surface of its size carrying its original bytes as MIME data, which a PDF
+    /// embeds as is (its pixels are not decoded, and draw nothing on a raster surface); with
+    /// `pixels` (a PNG preview), every picture is decoded, a CMYK JPEG converted to RGB by
+    /// gdk-pixbuf's loader (which reads the inverted samples of Adobe's APP14 marker as
+    /// Photoshop writes them).
+    ///
+    /// Any other picture of more pixels than `fitting` (the pixels its placed size needs,
+    /// upright) is decoded smaller (``reducedSize(of:fitting:)``): a PNG a row at a time
+    /// (``ReducedPNG``), so its full size is never in memory; other formats scaled by
+    /// gdk-pixbuf's loader as they are read (a JPEG by its decoder's own scaling) and their
+    /// full-size pixels freed at once. The PDF surface, which keeps each picture it embeds
+    /// until the document ends, is handed only the smaller one.
     ///
     /// The surfaces are kept per thread (``RenderPictures``): a render draws on one thread, and
     /// a Cairo surface drawn into two PDF surfaces at once by two threads is not safe (Cairo
     /// attaches snapshots to the source as it embeds it).
-    static func surface(ofFile path: String, pixels: Bool = false) -> Decoded? {
-        let key = pixels ? "pixels:" + path : path
+    static func surface(ofFile path: String, pixels: Bool = false, fitting: (width: Int, height: Int)? = nil)
+        -> Decoded?
+    {
+        let reduced = fitting.flatMap { needed in info(ofFile: path).flatMap { reducedSize(of: $0, fitting: needed) } }
+        let key = (pixels ? "pixels:" + path : path) + (reduced.map { " at \($0.width)×\($0.height)" } ?? "")
         let kept = RenderPictures.current
         if let known = kept.decoded[key] { return known }
-        let made = decode(path, pixels: pixels).map { Decoded(surface: $0.surface, width: $0.width, height: $0.height) }
+        let made = decode(path, pixels: pixels, reduced: reduced).map {
+            Decoded(surface: $0.surface, width: $0.width, height: $0.height)
+        }
         let size = made.map { $0.width * $0.height * 4 } ?? 0
         if kept.decodedBytes + size <= decodedBudget {
             kept.decoded[key] = made
@@ -245,13 +295,23 @@ public enum ImageDecoder {
         kept.decodedBytes = 0
     }
 
-    private static func decode(_ path: String, pixels: Bool) -> (surface: OpaquePointer, width: Int, height: Int)? {
+    /// The picture at `path` decoded: at `reduced` pixels (as stored) when given, else at its
+    /// own size (``surface(ofFile:pixels:fitting:)``).
+    private static func decode(
+        _ path: String, pixels: Bool, reduced: (width: Int, height: Int)?
+    ) -> (surface: OpaquePointer, width: Int, height: Int)? {
         guard let info = info(ofFile: path),
             let bytes = try? FileReader.read(path, limit: FileReader.imageLimit, what: "an image")
         else { return nil }
         if !pixels, info.format == "jpeg", info.orientation == 1, let jpeg = jpegSurface(bytes, info) { return jpeg }
+        // A PNG libpng reads a row at a time is never handed to gdk-pixbuf, whose loader would
+        // make its full size first, even for one libpng then finds damaged (an interlaced PNG
+        // is read by gdk-pixbuf).
+        if let reduced, info.format == "png", ReducedPNG.info(bytes) != nil {
+            return ReducedPNG.surface(bytes, width: reduced.width, height: reduced.height)
+        }
         // A JPEG that needs turning or whose data is damaged is decoded and embedded as pixels.
-        guard let loaded = load(bytes) else { return nil }
+        guard let loaded = load(bytes, size: reduced) else { return nil }
         defer { g_object_unref(UnsafeMutableRawPointer(loaded)) }
         // gdk_pixbuf_apply_embedded_orientation returns a new reference (or the same, reffed).
         guard let upright = gdk_pixbuf_apply_embedded_orientation(loaded) else { return nil }

@@ -183,10 +183,32 @@ extension ImageDecoder {
         }
         // A PDF embeds a JPEG's own bytes; any other surface (a PNG preview) draws pixels.
         let vector = cairo_surface_get_type(cairo_get_target(cr)) == CAIRO_SURFACE_TYPE_PDF
-        guard let image = surface(ofFile: path, pixels: !vector) else { return }
+        guard let image = surface(ofFile: path, pixels: !vector, fitting: neededPixels(rect, on: cr, vector: vector))
+        else { return }
         ImagePainting.paint(
             image.surface, width: image.width, height: image.height, x: rect.x, y: rect.y,
             scaleX: rect.width / Double(image.width), scaleY: rect.height / Double(image.height), on: cr)
+    }
+
+    /// The pixels across and down a picture filling `rect` (in points) on `cr` needs: its size
+    /// at ``printResolution``, or on a raster surface (a PNG preview) its size in device pixels
+    /// when that is more, so that a picture a PDF keeps whole is drawn on a preview as before.
+    static func neededPixels(_ rect: Rect, on cr: OpaquePointer, vector: Bool) -> (width: Int, height: Int) {
+        var acrossX = rect.width
+        var acrossY = 0.0
+        var downX = 0.0
+        var downY = rect.height
+        cairo_user_to_device_distance(cr, &acrossX, &acrossY)
+        cairo_user_to_device_distance(cr, &downX, &downY)
+        let printed = (width: rect.width * printResolution / 72, height: rect.height * printResolution / 72)
+        let device = (
+            width: (acrossX * acrossX + acrossY * acrossY).squareRoot(),
+            height: (downX * downX + downY * downY).squareRoot()
+        )
+        let width = vector ? printed.width : max(printed.width, device.width)
+        let height = vector ? printed.height : max(printed.height, device.height)
+        guard width.isFinite, height.isFinite else { return (Int.max / 4, Int.max / 4) }
+        return (max(1, Int(min(width, 1e9).rounded(.up))), max(1, Int(min(height, 1e9).rounded(.up))))
     }
 
     /// An SVG document parsed by librsvg, shared by every occurrence of its file in a render.

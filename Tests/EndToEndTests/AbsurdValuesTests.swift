@@ -206,6 +206,42 @@ import Testing
         #expect(try PDFProbe.text(dir + "/a.pdf").contains("After."))
     }
 
+    /// An SVG whose filter applies a thousand blurs is refused before librsvg draws it, with a
+    /// warning at its address and a placeholder, so that its document costs about what one of a
+    /// single blur costs (before, each blur processed every pixel: a thousand times the work);
+    /// a drop shadow is drawn. The two renders are timed in turn, in the same run.
+    @Test func anSVGFilterChainIsRefused() throws {
+        let dir = try Render.scratchFolder("svg-filters")
+        func filtered(_ blurs: Int) -> String {
+            "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"1000\" height=\"1000\"><filter id=\"f\">"
+                + String(repeating: "<feGaussianBlur stdDeviation=\"50\"/>", count: blurs)
+                + "</filter><rect width=\"1000\" height=\"1000\" fill=\"red\" filter=\"url(#f)\"/></svg>\n"
+        }
+        try filtered(1_000).write(toFile: dir + "/chain.svg", atomically: false, encoding: .utf8)
+        try filtered(1).write(toFile: dir + "/one.svg", atomically: false, encoding: .utf8)
+        try "Text.\n\n![chain](chain.svg)\n\nAfter.\n".write(
+            toFile: dir + "/a.md", atomically: false, encoding: .utf8)
+        try "Text.\n\n![one](one.svg)\n\nAfter.\n".write(toFile: dir + "/b.md", atomically: false, encoding: .utf8)
+        var result: (status: Int32, output: String) = (0, "")
+        func measured() -> [Double] {
+            let chain = Timing.bestSeconds(of: 1) {
+                result = (try? typeset(["render", dir + "/a.md", "-o", dir + "/a.pdf"])) ?? (1, "")
+            }
+            let one = Timing.bestSeconds(of: 1) { _ = try? typeset(["render", dir + "/b.md", "-o", dir + "/b.pdf"]) }
+            return [chain, one]
+        }
+        let times = Timing.firstHolding(measured) { $0[0] < $0[1] * 3 }
+        #expect(result.status == 0, "\(result.output)")
+        #expect(
+            result.output.contains("a.md:3:10: warning: image 'chain.svg'")
+                && result.output.contains("filter primitive"),
+            "\(result.output)")
+        #expect(try PDFProbe.text(dir + "/a.pdf").contains("After."))
+        #expect(times[0] < times[1] * 3, "a thousand blurs against one: \(times)")
+        let one = try typeset(["render", dir + "/b.md", "-o", dir + "/b.pdf"])
+        #expect(!one.output.contains("one.svg"), "\(one.output)")
+    }
+
     /// A PNG page of more pixels than the limit is refused with the resolution that fits.
     @Test func aPNGPageOfTooManyPixelsIsRefused() throws {
         let dir = try Render.scratchFolder("png-pixels")

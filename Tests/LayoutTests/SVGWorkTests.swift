@@ -32,6 +32,58 @@ import Testing
         #expect(count(nested, limit: Int.max - 1) == 200_001, "deep nesting is counted without recursion")
     }
 
+    /// A filter primitive counts ``SVGWork/filterPrimitiveWeight`` elements each time its
+    /// filter is applied: 3,000 blurs applied once, or 2 applied to 200 elements (in an
+    /// attribute, a `style` or a style sheet), pass the limit; a drop shadow does not, nor
+    /// 199 blurs applied once, and a filter applied to nothing costs nothing. Primitives'
+    /// parts (`feMergeNode`, `feFuncR`) weigh as elements.
+    @Test func filterPrimitivesWeighAsTheirPixelWork() {
+        let blurs = String(repeating: "<feGaussianBlur stdDeviation=\"50\"/>", count: 3_000)
+        let weight = SVGWork.filterPrimitiveWeight
+        let chain = "<svg><filter id=\"f\">" + blurs + "</filter><rect filter=\"url(#f)\"/></svg>"
+        #expect(count(chain) == SVGWork.maxElements + 1)
+        let most = String(repeating: "<feGaussianBlur/>", count: SVGWork.maxElements / weight - 1)
+        #expect(
+            count("<svg><filter id=\"f\">" + most + "</filter><rect filter=\"url(#f)\"/></svg>") <= SVGWork.maxElements)
+        #expect(count("<svg><filter id=\"f\">" + blurs + "</filter><rect/></svg>") == 2)
+        let shadow =
+            "<filter id=\"s\"><feGaussianBlur/><feOffset/><feMerge><feMergeNode/><feMergeNode/></feMerge></filter>"
+        #expect(
+            count("<svg>" + shadow + "<rect filter=\"url(#s)\"/></svg>") == 3 * weight + 3 + 2,
+            "a filter counts where it is applied")
+        let twoBlurs = "<filter id=\"f\"><feGaussianBlur/><feGaussianBlur/></filter>"
+        let rects = String(repeating: "<rect filter=\"url(#f)\"/>", count: 200)
+        #expect(count("<svg>" + twoBlurs + rects + "</svg>") == SVGWork.maxElements + 1)
+        let styled = String(repeating: "<rect style=\"fill:red; filter: url('#f')\"/>", count: 200)
+        #expect(count("<svg>" + twoBlurs + styled + "</svg>") == SVGWork.maxElements + 1)
+        let sheet = "<style>rect { filter: url(#f) }</style>" + String(repeating: "<rect/>", count: 200)
+        #expect(count("<svg>" + twoBlurs + sheet + "</svg>") == SVGWork.maxElements + 1)
+        #expect(count("<svg>" + twoBlurs + String(repeating: "<rect/>", count: 200) + "</svg>") < 2 * weight + 300)
+    }
+
+    /// Masks, clip paths, patterns and markers draw their content again for each element that
+    /// refers to them (a marker at each vertex): 1,000 shapes masking, clipping or filling 200
+    /// elements, or a marker of 100 shapes on a line of 2,000 points, pass the limit.
+    @Test func masksClipPathsPatternsAndMarkersDrawAgain() {
+        let content = String(repeating: "<rect/>", count: 1_000)
+        for (definition, property) in [("mask", "mask"), ("clipPath", "clip-path"), ("pattern", "fill")] {
+            let defined = "<\(definition) id=\"d\">" + content + "</\(definition)>"
+            let users = String(repeating: "<rect \(property)=\"url(#d)\"/>", count: 200)
+            #expect(count("<svg>" + defined + users + "</svg>") == SVGWork.maxElements + 1, "\(definition)")
+            #expect(count("<svg>" + defined + "<rect \(property)=\"url(#d)\"/></svg>") == 2 * 1_001 + 2)
+        }
+        let marker = "<marker id=\"m\">" + String(repeating: "<circle/>", count: 100) + "</marker>"
+        let points = (0..<2_000).map { "\($0),\($0)" }.joined(separator: " ")
+        #expect(
+            count("<svg>" + marker + "<polyline marker-mid=\"url(#m)\" points=\"\(points)\"/></svg>") == SVGWork
+                .maxElements + 1)
+        #expect(
+            count("<svg>" + marker + "<path marker-end=\"url(#m)\" d=\"M0 0 L10 10\"/></svg>") == 3 * 101 + 2,
+            "a path of two vertices draws its marker at each")
+        let patterns = "<pattern id=\"p\">" + content + "</pattern><pattern id=\"q\" href=\"#p\"/>"
+        #expect(count("<svg>" + patterns + "</svg>") == 2 * 1_001 + 2, "a pattern's href draws its template's content")
+    }
+
     /// The count is linear in the document: n and 8n chained references (each `<use>`
     /// referencing the group before it) take at most 10× the time. The two sizes are timed in
     /// turn, five times, and the best of each kept, so that other tests running at the same time

@@ -30,6 +30,7 @@ gboolean gdk_pixbuf_loader_write(GdkPixbufLoader *loader, const guchar *buf, gsi
 gboolean gdk_pixbuf_loader_close(GdkPixbufLoader *loader, GError **error);
 GdkPixbuf *gdk_pixbuf_loader_get_pixbuf(GdkPixbufLoader *loader);
 GdkPixbufFormat *gdk_pixbuf_loader_get_format(GdkPixbufLoader *loader);
+void gdk_pixbuf_loader_set_size(GdkPixbufLoader *loader, int width, int height);
 
 RsvgHandle *rsvg_handle_new_from_data(const guint8 *data, gsize data_len, GError **error);
 gboolean rsvg_handle_render_document(RsvgHandle *handle, cairo_t *cr, const RsvgRectangle *viewport, GError **error);
