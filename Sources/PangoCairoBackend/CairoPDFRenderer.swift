@@ -845,6 +845,12 @@ public final class CairoPDFRenderer: PageRenderer {
 
     // MARK: Drawing
 
+    /// Sets `cr`'s source to `color` (16 bits a channel, as Pango's attributes give it), opaque,
+    /// outside any saved state: the colour stays set for what is drawn next.
+    private func setSource(_ color: PangoColor) {
+        cairo_set_source_rgb(cr, Double(color.red) / 65535, Double(color.green) / 65535, Double(color.blue) / 65535)
+    }
+
     private func setColor(_ color: RGBAColor) {
         if color.alpha >= 1 {
             cairo_set_source_rgb(cr, color.red, color.green, color.blue)
@@ -1047,10 +1053,7 @@ public final class CairoPDFRenderer: PageRenderer {
                         y: baseline + Double(info.geometry.y_offset) / Double(PANGO_SCALE)))
             }
             guard !glyphs.isEmpty else { continue }
-            if let colour = Self.foreground(of: run) {
-                cairo_set_source_rgb(
-                    cr, Double(colour.red) / 65535, Double(colour.green) / 65535, Double(colour.blue) / 65535)
-            }
+            if let colour = Self.foreground(of: run) { setSource(colour) }
             cairo_set_scaled_font(cr, scaled)
             var cluster = cairo_text_cluster_t(num_bytes: 0, num_glyphs: Int32(glyphs.count))
             cairo_show_text_glyphs(cr, "", 0, &glyphs, Int32(glyphs.count), &cluster, 1, cairo_text_cluster_flags_t(0))
@@ -1146,10 +1149,7 @@ public final class CairoPDFRenderer: PageRenderer {
         baseline: Double, scale: Double
     ) {
         markInlineArtifact(ContentMarker.hyphenSides.before)
-        if let color {
-            cairo_set_source_rgb(
-                cr, Double(color.red) / 65535, Double(color.green) / 65535, Double(color.blue) / 65535)
-        }
+        if let color { setSource(color) }
         cairo_save(cr)
         Self.scaleHorizontally(cr, by: scale, from: origin)
         cairo_move_to(cr, origin, baseline)
@@ -1223,10 +1223,7 @@ public final class CairoPDFRenderer: PageRenderer {
         guard let chosen else { return }
         // In the run's own colour: the text's colour stays set, so the page's content stream
         // names no colour for the space and none again for the next line.
-        if let colour {
-            cairo_set_source_rgb(
-                cr, Double(colour.red) / 65535, Double(colour.green) / 65535, Double(colour.blue) / 65535)
-        }
+        if let colour { setSource(colour) }
         ColorGlyphStandIns.showSpace(PangoGlyph(chosen.glyph), of: chosen.font, on: cr, x: x, baseline: baseline)
     }
 
@@ -1234,10 +1231,7 @@ public final class CairoPDFRenderer: PageRenderer {
     /// ``drawWordSpace(after:x:baseline:)`` draws it through Pango.
     private func drawWordSpace(_ space: LineGlyphs.Space?, x: Double, baseline: Double) {
         guard let space else { return }
-        if let colour = space.color {
-            cairo_set_source_rgb(
-                cr, Double(colour.red) / 65535, Double(colour.green) / 65535, Double(colour.blue) / 65535)
-        }
+        if let colour = space.color { setSource(colour) }
         ColorGlyphStandIns.moveToSpaceOrigin(on: cr, x: x, baseline: baseline)
         LineGlyphs.show(space.glyph, of: space.scaledFont.raw, on: cr)
     }
