@@ -30,6 +30,10 @@ public enum FileReader {
     /// The most bytes a font file may have (a CJK collection is about 30 MB).
     public static let fontLimit = 128 << 20
 
+    /// Why a name holding a NUL character (U+0000, `%00` decoded) is read as no file: the
+    /// system's calls would read it only up to the NUL, a file other than the one named.
+    public static let nulInName = "its name holds a NUL character (U+0000), which no file name may"
+
     /// The bytes of the regular file `path`, at most `limit` of them.
     /// - Throws: ``FileReader/Failure`` with a one-line reason: `no such file`, `it is a folder`,
     ///   `it is a character device, not a regular file`, `it is 20.0 MB, more than the 16.0 MB
@@ -52,6 +56,8 @@ public enum FileReader {
     /// - Throws: ``FileReader/Failure`` as ``read(_:limit:what:)``.
     public static func open(_ path: String, limit: Int, what: String = "a file") throws(Failure) -> OpenFile {
         guard !path.isEmpty else { throw Failure(reason: "no such file") }
+        // The system's calls read a name up to its first NUL: `in.png%00.png` would open `in.png`.
+        guard !path.utf8.contains(0) else { throw Failure(reason: nulInName) }
         var info = stat()
         guard stat(path, &info) == 0 else { throw Failure(reason: reason(errno)) }
         if let kind = nonRegularKind(info.st_mode) { throw Failure(reason: refusal(kind)) }
@@ -115,6 +121,7 @@ public enum FileReader {
     /// regular file`), or nil when it is one (or does not exist: the caller reports that as it
     /// reads). For paths handed to a library that opens them itself.
     public static func refusal(ofPath path: String) -> String? {
+        guard !path.utf8.contains(0) else { return nulInName }
         var info = stat()
         guard stat(path, &info) == 0 else { return nil }
         return nonRegularKind(info.st_mode).map(refusal)

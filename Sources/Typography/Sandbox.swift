@@ -84,6 +84,13 @@ public struct Sandbox: Sendable, Equatable {
     public static func resolution(of path: String) -> Resolution {
         var current =
             path.hasPrefix("/") ? path : FileManager.default.currentDirectoryPath + "/" + (path.isEmpty ? "." : path)
+        // A name holding a NUL (`%00` decoded) is taken lexically: the system's calls would read
+        // it only up to the NUL, another file, and no file is read by such a name
+        // (``FileReader/nulInName``).
+        if current.utf8.contains(0) {
+            let named = lexicallyStandardized(current)
+            return Resolution(path: named, places: [named])
+        }
         var places: [String] = []
         var links = 0
         while true {

@@ -102,4 +102,26 @@ extension SandboxTests {
         let includes = try messages("include", ["chapter-existing", "chapter-dangling", escape + "/chapter.md"])
         #expect(Set(includes).count == 1 && includes[0].contains("is outside"), "\(includes)")
     }
+
+    /// A name holding a NUL character reads no file: the system's calls would read it only up
+    /// to the NUL, so `in.png%00.png` opened `in.png`, with no warning. As an image (decoded
+    /// from `%00`, in Markdown and in HTML) it is a placeholder with the reason at its address;
+    /// as a theme (a YAML `\0` escape) an error that names the reason.
+    @Test func aNameHoldingANulReadsNoFile() throws {
+        let (root, _, _) = try layout("nul")
+        try Support.tinyPNG.write(to: URL(fileURLWithPath: root + "/in.png"))
+        try "![a](in.png%00.png)\n\n![b](in.png%00)\n\n<img src=\"in.png%00.x\">\n\n![c](in.png)\n".write(
+            toFile: root + "/images.md", atomically: false, encoding: .utf8)
+        let rendered = try typeset(["render", root + "/images.md", "--root", root, "-o", root + "/images.pdf"])
+        #expect(rendered.status == 0, "\(rendered.output)")
+        #expect(try imageCount(root + "/images.pdf") == 1, "only ![c](in.png) is drawn: \(rendered.output)")
+        #expect(rendered.output.contains("images.md:1:"), "\(rendered.output)")
+        #expect(rendered.output.contains("NUL character"), "\(rendered.output)")
+        try "{\"extends\": \"default\"}".write(toFile: root + "/t.json", atomically: false, encoding: .utf8)
+        try "---\ntheme: \"t.json\\0x\"\n---\n\n# T\n".write(
+            toFile: root + "/theme.md", atomically: false, encoding: .utf8)
+        let themed = try typeset(["render", root + "/theme.md", "--root", root, "-o", root + "/theme.pdf"])
+        #expect(themed.status == 1, "\(themed.output)")
+        #expect(themed.output.contains("NUL character"), "\(themed.output)")
+    }
 }
