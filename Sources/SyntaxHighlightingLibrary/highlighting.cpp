@@ -116,6 +116,56 @@ protected:
     }
 };
 
+/// Lines highlighted before, with the state each began and ended in and its spans (their
+/// starts counted from the line's first byte). KSyntaxHighlighting's `State::operator==`
+/// promises that "for two equal states and identical text input, AbstractHighlighter guarantees
+/// to produce equal results" (state.h), which is what editors re-highlight by; here it lets a
+/// line met again in the same definition and state (a closing brace, a blank line, an import
+/// every sample opens with) take its spans without the definition's rules being run again.
+class LineMemo {
+public:
+    struct Result {
+        State before;
+        State after;
+        std::vector<TSHighlightSpan> spans;
+    };
+
+    /// The result of `key` (the definition's name, a NUL, the line) begun in `before`, if kept.
+    const Result *find(const QString &key, const State &before) const {
+        const auto found = results.constFind(key);
+        if (found == results.constEnd()) {
+            return nullptr;
+        }
+        for (const Result &result : found.value()) {
+            if (result.before == before) {
+                return &result;
+            }
+        }
+        return nullptr;
+    }
+
+    /// Keeps `result` for `key`: at most four states a line, and at most `capacity` bytes in all
+    /// (all are given up when full, and kept again from the next line on).
+    void store(const QString &key, Result result) {
+        const size_t size = static_cast<size_t>(key.size()) * 2 + result.spans.size() * sizeof(TSHighlightSpan) + 96;
+        if (bytes + size > capacity) {
+            results.clear();
+            bytes = 0;
+        }
+        std::vector<Result> &kept = results[key];
+        if (kept.size() >= 4) {
+            return;
+        }
+        kept.push_back(std::move(result));
+        bytes += size;
+    }
+
+private:
+    static constexpr size_t capacity = 4u << 20;
+    QHash<QString, std::vector<Result>> results;
+    size_t bytes = 0;
+};
+
 /// The longest line, in UTF-8 bytes, that is highlighted; a longer one is set plain (typeset_tshl_highlight).
 /// Measured on 240 KB of `<a b="` as HTML: in lines of 1,000 to 8,000 bytes the whole render
 /// takes the same time (0.75–0.83 s), in lines of 16,000 bytes 1.02 s and on one line 3.9 s.
@@ -168,6 +218,10 @@ extern "C" int32_t typeset_tshl_highlight(const char *definitionName, const char
     SpanCollector collector;
     collector.diffLineStyles = &library().diffLineStyles;
     collector.setDefinition(definition);
+    static LineMemo memo;
+    QString key = definition.name();
+    key += QChar(0);
+    const int definitionPart = key.size();
     State state;
     size_t lineStart = 0;
     while (lineStart <= length) {
@@ -184,14 +238,31 @@ extern "C" int32_t typeset_tshl_highlight(const char *definitionName, const char
             continue;
         }
         const QString line = QString::fromUtf8(text + lineStart, static_cast<int>(lineEnd - lineStart));
-        collector.byteOffsets.clear();
-        int32_t byte = static_cast<int32_t>(lineStart);
-        for (const QChar unit : line) {
+        key.truncate(definitionPart);
+        key += line;
+        const int32_t lineOffset = static_cast<int32_t>(lineStart);
+        if (const LineMemo::Result *known = memo.find(key, state)) {
+            for (const TSHighlightSpan &span : known->spans) {
+                collector.spans.push_back(TSHighlightSpan{span.start + lineOffset, span.length, span.style});
+            }
+            state = known->after;
+        } else {
+            collector.byteOffsets.clear();
+            int32_t byte = lineOffset;
+            for (const QChar unit : line) {
+                collector.byteOffsets.push_back(byte);
+                byte += utf8Bytes(unit.unicode());
+            }
             collector.byteOffsets.push_back(byte);
-            byte += utf8Bytes(unit.unicode());
+            const size_t firstSpan = collector.spans.size();
+            LineMemo::Result result{state, collector.highlight(QStringView(line), state), {}};
+            for (size_t index = firstSpan; index < collector.spans.size(); ++index) {
+                const TSHighlightSpan span = collector.spans[index];
+                result.spans.push_back(TSHighlightSpan{span.start - lineOffset, span.length, span.style});
+            }
+            state = result.after;
+            memo.store(key, std::move(result));
         }
-        collector.byteOffsets.push_back(byte);
-        state = collector.highlight(QStringView(line), state);
         if (newline == nullptr) {
             break;
         }

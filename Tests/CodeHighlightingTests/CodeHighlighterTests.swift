@@ -69,4 +69,38 @@ import Typography
         #expect(end <= source.utf8.count)
         #expect(CodeHighlighter.tokens(in: source, definition: "No Such Definition").isEmpty)
     }
+
+    /// A line met again takes the tokens it had only in the state it had then: the same line
+    /// inside a block comment and outside, in one text and across texts, and in another order.
+    @Test func aRepeatedLineKeepsTheTokensOfItsState() {
+        let line = "let total = 12 // sum"
+        let texts = [
+            "\(line)\n/* open\n\(line)\n*/\n\(line)\n",
+            "/* first\n\(line)\n*/\n\(line)\n\(line)\n/*\n\(line)\n*/\n",
+            "\(line)\n\(line)\n",
+        ]
+        // Whether each line of `text` equal to `line` holds the keyword `let`, in order.
+        func keywordLines(_ text: String) -> [Bool] {
+            let bytes = Array(text.utf8)
+            let spans = CodeHighlighter.tokens(in: text, definition: "Swift")
+            var start = 0
+            var found: [Bool] = []
+            for textLine in text.split(separator: "\n", omittingEmptySubsequences: false) {
+                let end = start + textLine.utf8.count
+                if textLine == line {
+                    found.append(
+                        spans.contains {
+                            $0.token == .keyword && $0.range.lowerBound >= start && $0.range.upperBound <= end
+                                && String(decoding: bytes[$0.range], as: UTF8.self) == "let"
+                        })
+                }
+                start = end + 1
+            }
+            return found
+        }
+        #expect(keywordLines(texts[0]) == [true, false, true])
+        #expect(keywordLines(texts[1]) == [false, true, true, false])
+        #expect(keywordLines(texts[2]) == [true, true])
+        #expect(keywordLines(texts[0]) == [true, false, true])
+    }
 }
