@@ -12,23 +12,13 @@ import Typography
 /// (`pango_cairo_context_set_shape_renderer`) with the current point at the box's baseline
 /// origin, and the picture is drawn there.
 enum InlineImageShapes {
-    /// Each picture named, its file and its alternative text, in generations a shaper holds
-    /// (``ShapeGenerations``); identifiers from 1 and below ``MathShapes/firstIdentifier``.
-    static let pictures = ShapeGenerations<(path: String, alternativeText: String), Never, String>(
-        first: 1, limit: 2_048, ceiling: MathShapes.firstIdentifier)
-
-    /// A non-zero number naming `path` with `alternativeText` in a shape attribute's data
-    /// pointer, in the generation `hold` holds.
-    static func id(for path: String, alternativeText: String = "", hold: ShapeHold) -> Int {
-        pictures.add((path, alternativeText), named: path + "\u{0}" + alternativeText, in: hold.pictures)
+    /// The picture of `path` with `alternativeText`, as a shape attribute's data names it: found
+    /// in `hold` while it lives, so that a picture named again and again is one.
+    static func shape(for path: String, alternativeText: String = "", hold: ShapeHold) -> PictureShape {
+        let key = path + "\u{0}" + alternativeText
+        if let known = hold.pictures.value(for: key) { return known }
+        return hold.pictures.add(PictureShape(path: path, alternativeText: alternativeText), for: key)
     }
-
-    /// The file of the picture `id` names; nil for no picture.
-    static func path(for id: Int) -> String? { pictures.entry(id)?.path }
-
-    /// The alternative text of the picture `id` names (empty when it has none); nil for no
-    /// picture.
-    static func alternativeText(for id: Int) -> String? { pictures.entry(id)?.alternativeText }
 
     /// The pictures of `line`: each one's box, pt from the line's start, and its alternative
     /// text. Pieces of one inline formula side by side are one picture, whose text is the
@@ -40,43 +30,53 @@ enum InlineImageShapes {
         var found: [(range: Range<Double>, alternativeText: String)] = []
         // The formula piece the last picture found ends with.
         var lastPiece: MathShapes.FormulaPiece?
+        // The pieces the last picture found joins, whose text is written once it ends.
+        var pending: MathShapes.FormulaPiece?
+        func settle() {
+            if let joined = pending { found[found.count - 1].alternativeText = "\u{0}" + joined.source }
+            pending = nil
+        }
         var advance: Int32 = 0
         var node = line.pointee.runs
         while let current = node {
             let run = current.pointee.data.assumingMemoryBound(to: PangoGlyphItem.self)
             let glyphs = run.pointee.glyphs.pointee
-            var id: Int?
+            var shape: ShapeData?
             var attributes = run.pointee.item.pointee.analysis.extra_attrs
             while let current = attributes {
                 let attribute = current.pointee.data.assumingMemoryBound(to: PangoAttribute.self)
                 if attribute.pointee.klass.pointee.type == PANGO_ATTR_SHAPE {
-                    let shape = UnsafeMutableRawPointer(attribute).assumingMemoryBound(to: PangoAttrShape.self)
-                    id = Int(bitPattern: shape.pointee.data)
+                    let data = UnsafeMutableRawPointer(attribute).assumingMemoryBound(to: PangoAttrShape.self)
+                    shape = ShapeData.named(by: data.pointee.data)
                 }
                 attributes = current.pointee.next
             }
             for index in 0..<Int(glyphs.num_glyphs) {
                 let width = glyphs.glyphs[index].geometry.width
-                if let id, let text = alternativeText(for: id) ?? MathShapes.source(for: id).map({ "\u{0}" + $0 }) {
+                if let shape {
                     // A formula may be narrower than nothing (`$\!$`): its box is then empty,
                     // so that no glyph beside it is taken for part of it.
                     let start = Double(advance) / Double(PANGO_SCALE)
                     let range = start..<max(start, start + Double(width) / Double(PANGO_SCALE))
-                    let piece = MathShapes.piece(for: id)
-                    if let piece, let last = found.last, last.range.upperBound == range.lowerBound,
+                    let formula = shape as? FormulaShape
+                    if let piece = formula?.piece, let last = found.last, last.range.upperBound == range.lowerBound,
                         let joined = lastPiece?.joined(with: piece)
                     {
-                        found[found.count - 1] = (last.range.lowerBound..<range.upperBound, "\u{0}" + joined.source)
+                        found[found.count - 1].range = last.range.lowerBound..<range.upperBound
+                        pending = joined
                         lastPiece = joined
                     } else {
-                        found.append((range, text))
-                        lastPiece = piece
+                        settle()
+                        let text = formula.map { "\u{0}" + $0.source } ?? (shape as? PictureShape)?.alternativeText
+                        found.append((range, text ?? ""))
+                        lastPiece = formula?.piece
                     }
                 }
                 advance += width
             }
             node = current.pointee.next
         }
+        settle()
         return found
     }
 
@@ -115,18 +115,18 @@ enum InlineImageShapes {
                 var currentX = 0.0
                 var currentY = 0.0
                 cairo_get_current_point(cr, &currentX, &currentY)
-                let identifier = Int(bitPattern: data)
-                if identifier >= MathShapes.firstIdentifier {
+                let shape = ShapeData.named(by: data)
+                if let formula = shape as? FormulaShape {
                     if let drawn = cairo_get_user_data(cr, InlineImageShapes.drawnRangeKey) {
                         let range = Unmanaged<InlineImageShapes.DrawnRange>.fromOpaque(drawn).takeUnretainedValue()
                             .range
                         let middle = currentX + Double(attr.pointee.logical_rect.width) / Double(PANGO_SCALE) / 2
                         guard range.contains(middle) else { return }
                     }
-                    _ = MathShapes.draw(identifier, x: currentX, baseline: currentY, on: cr)
+                    MathShapes.draw(formula, x: currentX, baseline: currentY, on: cr)
                     return
                 }
-                guard let path = InlineImageShapes.path(for: identifier) else { return }
+                guard let path = (shape as? PictureShape)?.path else { return }
                 let logical = attr.pointee.logical_rect
                 let scale = Double(PANGO_SCALE)
                 let rect = Rect(
@@ -152,15 +152,23 @@ enum InlineImageShapes {
     static func attribute(
         _ image: InlineImage, box: (width: Double, height: Double), hold: ShapeHold
     ) -> UnsafeMutablePointer<PangoAttribute>? {
-        var rect = PangoRectangle(
+        let rect = PangoRectangle(
             x: 0, y: -PangoUnits.from(box.height), width: PangoUnits.from(box.width),
             height: PangoUnits.from(box.height))
-        var ink = rect
-        return pango_attr_shape_new_with_data(
-            &ink, &rect,
-            UnsafeMutableRawPointer(
-                bitPattern: id(for: image.path, alternativeText: image.alternativeText ?? "", hold: hold)), nil,
-            nil)
+        return shape(for: image.path, alternativeText: image.alternativeText ?? "", hold: hold)
+            .attribute(ink: rect, logical: rect)
+    }
+}
+
+/// A picture inside a line, as the data of the shape attribute over its run: its file and its
+/// alternative text (empty when it has none).
+final class PictureShape: ShapeData, @unchecked Sendable {
+    let path: String
+    let alternativeText: String
+
+    init(path: String, alternativeText: String) {
+        self.path = path
+        self.alternativeText = alternativeText
     }
 }
 

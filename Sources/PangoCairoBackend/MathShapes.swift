@@ -146,23 +146,20 @@ final class HarfBuzzMathFont: MathFont, @unchecked Sendable {
 /// above the baseline, its depth below), and the shape renderer draws the formula's glyphs and
 /// rules with Cairo at the box's baseline origin.
 ///
-/// The formulas laid out are kept in generations a shaper holds (``ShapeGenerations``), so a
-/// formula is laid out once per render and size however often it is measured and drawn, and
-/// a process rendering document after document keeps a bounded number.
+/// A shape attribute holds the piece it draws (``FormulaShape``, a ``ShapeData``), which holds
+/// the formula laid out (``LaidOutFormula``): they live while a layout or line names them and
+/// go when it does. The shaper's ``ShapeHold`` keeps the last thousand or so laid out, found by
+/// their layout key, so a formula is laid out once however often its paragraph is measured,
+/// shaped and described, a formula repeated nearby is laid out once, and a render holds the
+/// formulas of the lines not yet drawn, not those of the whole document.
 enum MathShapes {
-    /// Shape-attribute data at or above this number names a formula, below it a picture.
-    static let firstIdentifier = 1 << 40
-    /// The pieces of formulas laid out, each with what draws it, by source, size and faces; a
-    /// formula's pieces are laid out at once and kept together by the formula.
-    static let formulas = ShapeGenerations<
-        (box: MathBox, font: HarfBuzzMathFont, text: PangoMathText, source: String, piece: FormulaPiece?), [MathBox],
-        PieceKey
-    >(first: firstIdentifier, limit: 2_048, ceiling: Int.max)
-
     /// What a formula's layout depends on: its source (by digest and length), family, size,
     /// display, frame, a broken display's line starts, the face of its `\text` and the
-    /// render's fonts. Hashing it hashes a few short strings, whatever the formula's length.
+    /// render's fonts. Hashing it hashes a digest of them all, taken once when it is made
+    /// (a few short strings, whatever the formula's length), however often it is looked up.
     struct LayoutKey: Hashable {
+        /// A digest of the rest, compared first.
+        private let digest: Int
         /// The math font's family.
         let family: String
         /// The size it is set at, pt.
@@ -185,13 +182,50 @@ enum MathShapes {
         /// keyed afresh in each process, agree.
         let sourceDigest: Int
         let sourceLength: Int
+
+        init(
+            family: String, size: Double, display: Bool, frame: InlineFormula.TaggedFrame?, textFamilies: [String],
+            textWeight: FontWeight, textItalic: Bool, monospaceFamilies: [String], fonts: ObjectIdentifier,
+            lineStartCount: Int, lineStartDigest: Int, sourceDigest: Int, sourceLength: Int
+        ) {
+            self.family = family
+            self.size = size
+            self.display = display
+            self.frame = frame
+            self.textFamilies = textFamilies
+            self.textWeight = textWeight
+            self.textItalic = textItalic
+            self.monospaceFamilies = monospaceFamilies
+            self.fonts = fonts
+            self.lineStartCount = lineStartCount
+            self.lineStartDigest = lineStartDigest
+            self.sourceDigest = sourceDigest
+            self.sourceLength = sourceLength
+            var hasher = Hasher()
+            hasher.combine(family)
+            hasher.combine(size)
+            hasher.combine(display)
+            hasher.combine(frame)
+            hasher.combine(textFamilies)
+            hasher.combine(textWeight)
+            hasher.combine(textItalic)
+            hasher.combine(monospaceFamilies)
+            hasher.combine(fonts)
+            hasher.combine(lineStartCount)
+            hasher.combine(lineStartDigest)
+            hasher.combine(sourceDigest)
+            hasher.combine(sourceLength)
+            digest = hasher.finalize()
+        }
+
+        func hash(into hasher: inout Hasher) { hasher.combine(digest) }
     }
 
-    /// A formula's layout key and one of its pieces (nil: the formula's pieces together, as
-    /// kept in a generation's memos).
+    /// A formula's layout key and one of its pieces (whose alternative text follows from the
+    /// source, as its nodes do).
     struct PieceKey: Hashable {
         let layout: LayoutKey
-        let piece: Int?
+        let piece: Int
     }
 
     /// A piece of an inline formula cut into pieces (``InlineFormula/pieceNodes``): what tells
@@ -229,12 +263,12 @@ enum MathShapes {
         return loaded
     }
 
-    /// The laid-out box of `formula` (its piece) at `size` pt and its identifier for a shape
-    /// attribute, in the generation `hold` holds. Each formula is laid out once per size, all its
-    /// pieces at once.
+    /// The laid-out box of `formula` (its piece) at `size` pt and the shape a shape attribute
+    /// holds to draw it, found in `hold` when it was laid out lately. A formula is laid out
+    /// all its pieces at once.
     static func layout(
         _ formula: InlineFormula, size textSize: Double, fonts: FontConfiguration, hold: ShapeHold
-    ) -> (box: MathBox, identifier: Int)? {
+    ) -> (box: MathBox, shape: FormulaShape)? {
         let size = textSize * formula.scale
         let text = PangoMathText(
             font: formula.textFont, configuration: fonts, monospaceFamilies: formula.monospaceFamilies)
@@ -246,18 +280,22 @@ enum MathShapes {
             lineStartDigest: starts.isEmpty ? 0 : starts.hashValue, sourceDigest: formula.sourceDigest,
             sourceLength: formula.source.utf8.count)
         let pieceKey = PieceKey(layout: key, piece: formula.piece)
-        let whole = PieceKey(layout: key, piece: nil)
-        let generation = hold.formulas
-        if let known = formulas.named(pieceKey, in: generation) { return (known.entry.box, known.identifier) }
-        let known = formulas.memo(whole, in: generation)
-        guard let font = font(formula.family) else { return nil }
-        let pieces = known ?? layoutPieces(formula, size: size, font: font, text: text)
-        guard pieces.indices.contains(formula.piece) else { return nil }
+        if let known = hold.formulaPieces.value(for: pieceKey) { return (known.box, known) }
+        let laidOut: LaidOutFormula
+        if let known = hold.formulas.value(for: key) {
+            laidOut = known
+        } else {
+            guard let font = font(formula.family) else { return nil }
+            laidOut = hold.formulas.add(
+                LaidOutFormula(
+                    boxes: layoutPieces(formula, size: size, font: font, text: text), font: font, text: text),
+                for: key)
+        }
+        guard laidOut.boxes.indices.contains(formula.piece) else { return nil }
         let piece = formula.pieceNodes.map { FormulaPiece(formulaKey: key, formula: formula.formula, nodes: $0) }
-        let identifier = formulas.add(
-            (pieces[formula.piece], font, text, formula.alternativeText, piece), named: pieceKey, memo: (whole, pieces),
-            in: generation)
-        return (pieces[formula.piece], identifier)
+        let shape = hold.formulaPieces.add(
+            FormulaShape(laidOut, piece: formula.piece, source: formula.alternativeText, nodes: piece), for: pieceKey)
+        return (shape.box, shape)
     }
 
     /// `paragraph` with each displayed formula wider than `width` pt shrunk to fit, down to
@@ -437,38 +475,26 @@ enum MathShapes {
         return (box.height, box.depth)
     }
 
-    /// The TeX source of the formula `identifier` names; nil for no formula.
-    static func source(for identifier: Int) -> String? {
-        formulas.entry(identifier)?.source
-    }
-
-    /// The piece of an inline formula the identifier names; nil for a formula in one piece or
-    /// no formula.
-    static func piece(for identifier: Int) -> FormulaPiece? {
-        formulas.entry(identifier)?.piece
-    }
-
     /// A shape attribute holding the formula's box.
     static func attribute(
         _ formula: InlineFormula, size: Double, fonts: FontConfiguration, hold: ShapeHold
     ) -> UnsafeMutablePointer<PangoAttribute>? {
-        guard let (box, identifier) = layout(formula, size: size, fonts: fonts, hold: hold) else { return nil }
-        var rect = PangoRectangle(
+        guard let (box, shape) = layout(formula, size: size, fonts: fonts, hold: hold) else { return nil }
+        let rect = PangoRectangle(
             x: 0, y: -PangoUnits.from(box.height), width: PangoUnits.from(box.width),
             height: PangoUnits.from(box.height + box.depth))
-        var ink = rect
-        return pango_attr_shape_new_with_data(&ink, &rect, UnsafeMutableRawPointer(bitPattern: identifier), nil, nil)
+        return shape.attribute(ink: rect, logical: rect)
     }
 
-    /// Draws the formula `identifier` names with its origin at (`x`, `baseline`) on `cr`; false
-    /// when the identifier names no formula.
-    static func draw(_ identifier: Int, x: Double, baseline: Double, on cr: OpaquePointer) -> Bool {
-        guard let (box, font, text, _, _) = formulas.entry(identifier) else { return false }
+    /// Draws `shape`'s formula piece with its origin at (`x`, `baseline`) on `cr`.
+    static func draw(_ shape: FormulaShape, x: Double, baseline: Double, on cr: OpaquePointer) {
+        let font = shape.formula.font
+        let text = shape.formula.text
         cairo_save(cr)
         defer { cairo_restore(cr) }
         let textColor = cairo_get_source(cr)
         cairo_set_font_face(cr, font.cairoFace)
-        for item in box.items {
+        for item in shape.box.items {
             switch item {
             case .glyph(let glyph, let gx, let gy, let size, let color):
                 setColor(color, fallback: textColor, on: cr)
@@ -492,7 +518,6 @@ enum MathShapes {
                 cairo_stroke(cr)
             }
         }
-        return true
     }
 
     private static func setColor(_ color: MathColor?, fallback: OpaquePointer?, on cr: OpaquePointer) {
@@ -502,6 +527,49 @@ enum MathShapes {
             cairo_set_source(cr, fallback)
         }
     }
+}
+
+/// A formula laid out at one size with its faces: each piece's box (the whole formula's, for a
+/// formula in one piece) and what draws them. Held by its pieces' shapes (``FormulaShape``)
+/// and, for a while, by the shaper's ``ShapeHold``.
+final class LaidOutFormula: @unchecked Sendable {
+    /// The boxes of the formula's pieces, in order (one for a formula in one piece; a line
+    /// each for a displayed formula broken into lines).
+    let boxes: [MathBox]
+    /// The math font its glyphs are drawn in.
+    let font: HarfBuzzMathFont
+    /// What measures and draws its `\text`.
+    let text: PangoMathText
+
+    init(boxes: [MathBox], font: HarfBuzzMathFont, text: PangoMathText) {
+        self.boxes = boxes
+        self.font = font
+        self.text = text
+    }
+}
+
+/// A piece of a formula laid out (the whole formula, for one in one piece), as the data of the
+/// shape attributes over its run: what the shape renderer draws and the tagging reads.
+final class FormulaShape: ShapeData, @unchecked Sendable {
+    /// The formula laid out.
+    let formula: LaidOutFormula
+    /// Which of its pieces this is.
+    let index: Int
+    /// The piece's TeX source, without amsmath's numbering (``InlineFormula/alternativeText``).
+    let source: String
+    /// The piece among the formula's pieces (nil for a formula in one piece): what joins pieces
+    /// side by side on a line into one `Formula`.
+    let piece: MathShapes.FormulaPiece?
+
+    init(_ formula: LaidOutFormula, piece index: Int, source: String, nodes piece: MathShapes.FormulaPiece?) {
+        self.formula = formula
+        self.index = index
+        self.source = source
+        self.piece = piece
+    }
+
+    /// The piece's box.
+    var box: MathBox { formula.boxes[index] }
 }
 
 /// A theme's math family whose face has no OpenType MATH table (a text face such as Inter or

@@ -232,7 +232,12 @@ extension MathParser {
 }
 
 extension StringProtocol {
+    /// The text without the spaces (U+0020 characters) at its ends.
     var trimmingSpaces: String {
-        String(drop { $0 == " " }.reversed().drop { $0 == " " }.reversed())
+        // A character equal to a space is the one byte 0x20, so text whose first and last bytes
+        // are others (most of it) has none to trim: kept as it is, with no walk by character.
+        let text = String(self)
+        if text.utf8.first != 0x20, text.utf8.last != 0x20 { return text }
+        return String(text.drop { $0 == " " }.reversed().drop { $0 == " " }.reversed())
     }
 }

@@ -411,10 +411,16 @@ extension MathFormula {
     /// The source of the nodes from `first` up to `end` (exclusive), spaces trimmed.
     public func source(ofNodes range: Range<Int>) -> String {
         guard nodeOffsets.count == nodes.count, !range.isEmpty else { return source }
-        let bytes = Array(source.utf8)
+        let utf8 = source.utf8
         let start = nodeOffsets[range.lowerBound]
-        let end = range.upperBound < nodeOffsets.count ? nodeOffsets[range.upperBound] : bytes.count
-        return String(decoding: bytes[start..<max(start, end)], as: UTF8.self).trimmingSpaces
+        let end = range.upperBound < nodeOffsets.count ? nodeOffsets[range.upperBound] : utf8.count
+        // The piece's bytes alone, read in place: a copy of the whole source for each piece
+        // would take time quadratic in the pieces of a long formula.
+        let piece =
+            utf8.withContiguousStorageIfAvailable {
+                String(decoding: UnsafeBufferPointer(rebasing: $0[start..<max(start, end)]), as: UTF8.self)
+            } ?? String(decoding: Array(utf8)[start..<max(start, end)], as: UTF8.self)
+        return piece.trimmingSpaces
     }
 }
 
@@ -563,6 +569,14 @@ extension MathFormula {
     /// label that is drawn and read as text of its own (`E = mc^2 \tag{1}` reads `E = mc^2`).
     public static func removingNumbering(from source: String) -> String {
         guard source.utf8.contains(0x5C) else { return source }
+        // Every numbering command begins `\t`, `\l` or `\n`: a source with none of those
+        // pairs (most) is kept whole, trimmed, with no copy of its bytes.
+        var previous: UInt8 = 0
+        let mayNumber = source.utf8.contains { byte in
+            defer { previous = byte }
+            return previous == 0x5C && (byte == 0x74 || byte == 0x6C || byte == 0x6E)
+        }
+        guard mayNumber else { return source.trimmingSpaces }
         let bytes = Array(source.utf8)
         var out: [UInt8] = []
         out.reserveCapacity(bytes.count)
