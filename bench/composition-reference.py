@@ -8,9 +8,9 @@ at 60, 90 and 120 mm measures with Typeset and with Typst (`pip install typst`),
 PDFs back with `pdftotext -bbox-layout`. For every line flush with the right edge (a
 paragraph's last line is not), the mean gap between neighbouring words divided by Inter's word
 space (2.9505 pt at 10.5 pt). Prints p50, p95 and the largest of these, the lines looser than
-1.5x, the hyphenated line ends, hyphenated lines that follow a hyphenated line, hyphens on a
-page's last line, paragraphs whose last line is a lone hyphen fragment, and lines ending right
-after a spaced dash. For Korean (Debian's Korean manual pages, at 60 and 90 mm), the word gaps
+1.5x, the smallest and the lines tighter than 0.8x, the hyphenated line ends, hyphenated lines
+that follow a hyphenated line, hyphens on a page's last line, paragraphs whose last line is a
+lone hyphen fragment, and lines ending right after a spaced dash. For Korean (Debian's Korean manual pages, at 60 and 90 mm), the word gaps
 and the space between the syllables of a word, each line's font expansion read from the PDF's
 text matrices (`pip install pikepdf`; without it every line is taken as unexpanded).
 
@@ -205,7 +205,8 @@ def figures(pdf, korean=False):
                 print("  page end:", " ".join(w for _, _, w in p[-1][-3:]))
     return dict(lines=len(ratios), p50=round(ratios[len(ratios) // 2], 2),
                 p95=round(ratios[int(0.95 * (len(ratios) - 1))], 2), max=round(ratios[-1], 2),
-                loose=sum(r > 1.5 for r in ratios), hyphens=sum(hyphen(l) for l in everything),
+                loose=sum(r > 1.5 for r in ratios), min=round(ratios[0], 2), tight=sum(r < 0.8 for r in ratios),
+                hyphens=sum(hyphen(l) for l in everything),
                 consecutive=consecutive, page_end=page_end, fragments=fragments, after_dash=after_dash)
 
 

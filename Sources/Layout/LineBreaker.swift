@@ -89,6 +89,10 @@ public struct LineBreaker: Sendable {
     public struct Parameters: Sendable {
         /// Largest adjustment ratio accepted on the first pass (1 = every space at its full stretch).
         public var tolerance: Double = 2
+        /// Font expansion's limit (0.02: ±2 %) when the boxes' and glue's stretch and shrink
+        /// include it (``ParagraphComposer``): a line stretched past its full stretch is rated by
+        /// how far its word spaces alone widen (``visibleRatio(_:natural:stretch:)``).
+        public var fontExpansion: Double = 0
         /// Added to every line's badness before squaring (TeX \linepenalty = 10).
         public var linePenalty: Double = 10
         /// Two hyphenated lines in a row (TeX \doublehyphendemerits = 10000).
@@ -306,7 +310,8 @@ public struct LineBreaker: Sendable {
                 }
                 survivors.append(group)
                 if ratio > tolerance { continue }
-                let lineDemerits = demerits(ratio: ratio, at: item, forced: forced)
+                let lineDemerits = demerits(
+                    ratio: visibleRatio(ratio, natural: natural, stretch: stretch), at: item, forced: forced)
                 let lineFitness = fitness(ratio)
                 let unspaced =
                     forced && head.position >= 0 && !(head.position + 1..<i).contains { items[$0].kind == .glue }
@@ -404,6 +409,21 @@ public struct LineBreaker: Sendable {
             dominated.append(false)
         }
         markDominated(nodes, from: first, &dominated)
+    }
+
+    /// The adjustment ratio a line set at `ratio` shows in its word spaces, for its badness: past
+    /// 1 (its full stretch), font expansion stands at its limit (``Parameters/fontExpansion``,
+    /// about that fraction of the line's `natural` width, of its `stretch`) and every further
+    /// point of slack goes to the word spaces' share of the stretch alone, so the spaces widen
+    /// faster than `ratio` says: a line 20 % past its stretch, 29 % of which was expansion, has
+    /// spaces 28 % past theirs. Below 1 (and without expansion, or in ragged text), `ratio`.
+    private func visibleRatio(_ ratio: Double, natural: Double, stretch: Double) -> Double {
+        guard ratio > 1, ratio.isFinite, parameters.fontExpansion > 0, parameters.raggedStretch == nil else {
+            return ratio
+        }
+        let own = stretch - parameters.fontExpansion * natural
+        guard own > 0.05 * stretch else { return ratio }
+        return 1 + (ratio - 1) * stretch / own
     }
 
     /// The adjustment ratio of a line of `natural` width set in `available` pt: how much of its

@@ -186,6 +186,9 @@ public enum ParagraphComposer {
         // Two hyphenated lines in a row cost three times plain TeX's \doublehyphendemerits.
         parameters.doubleHyphenDemerits = 30000
         let justified = paragraph.style.alignment == .justify
+        // The breaker counts font expansion as stretch and shrink (`makeItems`); past a line's
+        // full stretch it rates the line by its word spaces alone.
+        if justified { parameters.fontExpansion = paragraph.style.fontExpansion }
         if !justified { parameters.raggedStretch = 2 * paragraph.style.baseFont.size }
         let result = LineBreaker(parameters: parameters).breakLines(items, width: width)
         var lines = finalize(result, items: items, paragraph: paragraph, prepared: prepared, width: width)
