@@ -45,6 +45,8 @@ public final class CairoPDFRenderer: PageRenderer {
     private var finished = false
     /// The last external link target and its URI as a tag attribute value.
     private var lastURI = (uri: "", attribute: "''")
+    /// The named destinations met, by id (``destinationName(for:)``), and the last one asked for.
+    private var destinationNames = DestinationNames()
     /// Set by ``startPreview(_:base:)``: each page goes to its own PNG or SVG file instead.
     var previewSink: PreviewSink?
     private var documentTagOpen = false
@@ -306,14 +308,14 @@ public final class CairoPDFRenderer: PageRenderer {
                     if uri != lastURI.uri { lastURI = (uri, PDFNames.quoted(PDFNames.encodeURI(uri))) }
                     attributes = "uri=\(lastURI.attribute) \(rectText)"
                 case .internal(let id):
-                    attributes = "dest=\(PDFNames.quoted(PDFNames.destination(for: id))) \(rectText)"
+                    attributes = "dest=\(destinationNames.quotedName(for: id)) \(rectText)"
                 }
                 cairo_tag_begin(cr, CAIRO_TAG_LINK, attributes)
                 cairo_tag_end(cr, CAIRO_TAG_LINK)
                 if tagging != nil { addAnnotation(of: drawnLink) }
             case .destination(let name, let point):
                 let attributes =
-                    "name=\(PDFNames.quoted(PDFNames.destination(for: name))) "
+                    "name=\(destinationNames.quotedName(for: name)) "
                     + "x=\(PDFNames.number(point.x)) y=\(PDFNames.number(point.y))"
                 cairo_tag_begin(cr, CAIRO_TAG_DEST, attributes)
                 cairo_tag_end(cr, CAIRO_TAG_DEST)

@@ -84,3 +84,39 @@ public enum PDFNames {
         return rounded == rounded.rounded() ? String(Int(rounded)) : String(rounded)
     }
 }
+
+/// The names of one document's named destinations, as tag attribute values: the name
+/// ``PDFNames/destination(for:)`` gives an id, or, for an id whose name would be longer than
+/// ``longestName`` bytes (a heading of thousands of words), a short name of its own: `~~` and
+/// the number of such ids met before it. A string in a PDF is at most 32,767 bytes (PDF 1.7,
+/// Annex C), and a link's name is written and parsed again on each page the link reaches.
+/// `destination(for:)` never writes `~~` (it writes `~` as `~7E`), so the names stay one to one
+/// while the same instance names both the links and the destinations.
+package struct DestinationNames {
+    /// The longest name, in bytes, kept as ``PDFNames/destination(for:)`` gives it.
+    package static let longestName = 127
+    private var names: [String: String] = [:]
+    private var shortNames = 0
+    private var last = (id: "", name: "''")
+
+    package init() {}
+
+    /// The name of the destination `id`, quoted for a tag's attributes (``PDFNames/quoted(_:)``).
+    package mutating func quotedName(for id: String) -> String {
+        if id == last.id { return last.name }
+        let name: String
+        if let known = names[id] {
+            name = known
+        } else {
+            var made = PDFNames.destination(for: id)
+            if made.utf8.count > Self.longestName {
+                made = "~~\(shortNames)"
+                shortNames += 1
+            }
+            name = PDFNames.quoted(made)
+            names[id] = name
+        }
+        last = (id, name)
+        return name
+    }
+}

@@ -5,8 +5,8 @@ import Testing
 /// One paragraph of n bytes costs time and memory linear in n, whatever it holds: for each
 /// kind of paragraph that once cost quadratic time (a long link URL or e-mail address set over
 /// many lines, a letter with thousands of combining marks, a run of soft hyphens, thousands of
-/// links or hard breaks, a link around thousands of words, thousands of notes referred to from
-/// one paragraph), eight times the size takes at most
+/// links or hard breaks, a link around thousands of words, a heading of thousands of words that
+/// the contents list, thousands of notes referred to from one paragraph), eight times the size takes at most
 /// ten times the time and the peak memory of the typeset command, measured in the same run
 /// (the pair measured again, up to three times, until it holds: a cost that grows too fast
 /// fails every time, a moment of load once).
@@ -32,6 +32,12 @@ import Testing
         (
             "link of words", 10_000, "here",
             { "[" + Array(repeating: "word", count: $0).joined(separator: " ") + "](https://example.com) here\n" }
+        ),
+        // Each page of the contents' entry links to the heading by its id, the heading's text
+        // as a slug: named by the id itself, each page's link wrote and Cairo parsed it again.
+        (
+            "heading listed in the contents", 8_000, "here",
+            { "---\ntoc: true\n---\n## " + Array(repeating: "word", count: $0).joined(separator: " ") + " here\n" }
         ),
         (
             "footnote references", 1_500, "here",

@@ -203,6 +203,22 @@ import Typography
         #expect(ascii)
     }
 
+    /// A long id (a heading of many words) is named short, one to one with every other id.
+    @Test func longDestinationIdsAreNamedShortAndApart() {
+        var names = DestinationNames()
+        let long = String(repeating: "word-", count: 2_000)
+        let other = long + "x"
+        let first = names.quotedName(for: long)
+        #expect(first == PDFNames.quoted("~~0"))
+        #expect(names.quotedName(for: other) == PDFNames.quoted("~~1"))
+        #expect(names.quotedName(for: "intro") == PDFNames.quoted("intro"))
+        #expect(names.quotedName(for: long) == first)
+        let limit = String(repeating: "a", count: DestinationNames.longestName)
+        #expect(names.quotedName(for: limit) == PDFNames.quoted(limit))
+        // `~~` is never a name of an id's own: a tilde is written `~7E`.
+        #expect(names.quotedName(for: "~~0") == PDFNames.quoted("~7E~7E0"))
+    }
+
     @Test func urisArePercentEncoded() {
         #expect(PDFNames.encodeURI("https://x.org/a b(c)'d\\e") == "https://x.org/a%20b%28c%29%27d%5Ce")
         #expect(PDFNames.encodeURI("https://x.org/%20ok%zz") == "https://x.org/%20ok%25zz")
