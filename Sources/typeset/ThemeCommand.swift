@@ -1,3 +1,4 @@
+import DocumentModel
 import Foundation
 import Typesetter
 import Typography
@@ -87,8 +88,7 @@ enum ThemeCommand {
             if all.contains(where: { $0.severity == .error }) {
                 throw TypesetError.invalidTheme(problems: all.map(\.description))
             }
-            let warnings = all.map(\.description)
-            if !args.has("--quiet") { warnings.forEach(Messages.error) }
+            if !args.has("--quiet") { lines(all).forEach(Messages.error) }
             let json = ThemeWriter.json(
                 for: theme, comment: "Imported by `typeset theme import` from \((path as NSString).lastPathComponent).")
             try Typesetter.write(json, to: output)
@@ -97,8 +97,10 @@ enum ThemeCommand {
             }
         case "check":
             let problems = check(data, path: path)
-            problems.forEach(Messages.error)
-            if problems.contains(where: { !$0.contains(": warning: ") }) { exit(1) }
+            // With `--quiet`, the errors alone: they say why the exit status is 1.
+            let shown = args.has("--quiet") ? problems.filter { $0.severity == .error } : problems
+            lines(shown).forEach(Messages.error)
+            if problems.contains(where: { $0.severity == .error }) { exit(1) }
             if !args.has("--quiet") { Messages.error("\(path): ok") }
         default:
             break
@@ -111,13 +113,31 @@ enum ThemeCommand {
     /// family that is not installed is a warning naming its fallback, a list with no installed
     /// family an error). A file with `$type`/`$value` tokens is checked as design tokens, by
     /// importing it: what `theme import` would refuse, this reports as an error.
-    static func check(_ data: Data, path: String) -> [String] {
+    static func check(_ data: Data, path: String) -> [ThemeProblem] {
         let (theme, problems) = ThemeJudgement.read(data, file: path)
-        guard let theme else { return problems.map(\.description) }
+        guard let theme else { return problems }
         let fonts = ThemeJudgement.fontProblems(
             of: theme, file: path, text: String(decoding: data, as: UTF8.self),
             isFamilyAvailable: ThemeJudgement.installedFamilies())
-        return (problems + fonts).map(\.description)
+        return problems + fonts
+    }
+
+    /// `problems` as the lines printed for them: warnings at a position that say the same thing
+    /// said once, with their count and next places (``Diagnostic/coalesced(_:)``, as `render`
+    /// says them); errors each on its own line; problems of the whole file last.
+    static func lines(_ problems: [ThemeProblem]) -> [String] {
+        var placed: [Diagnostic] = []
+        var unplaced: [String] = []
+        for problem in problems {
+            guard problem.line > 0 else {
+                unplaced.append(problem.description)
+                continue
+            }
+            let location = SourceLocation(file: problem.file, line: problem.line, column: problem.column)
+            let severity: Diagnostic.Severity = problem.severity == .warning ? .warning : .error
+            placed.append(Diagnostic(severity, problem.message, at: location, kind: .theme))
+        }
+        return Diagnostic.coalesced(placed).map(\.description) + unplaced
     }
 
     /// Token path → role from `--map-file` (``TokenImporter/mapping(fromFile:file:)``), then each

@@ -71,6 +71,23 @@ import Testing
         #expect(rendered.status == 1 && rendered.output.hasPrefix(expected), "\(rendered.output)")
     }
 
+    /// `theme check` says warnings that say the same thing once, with their count, as `render`
+    /// does; with `--quiet` it prints no warnings (the errors alone, which explain exit status 1).
+    @Test func checkCoalescesWarningsAndQuietSilencesThem() throws {
+        let dir = try folder()
+        let keys = Array(repeating: #""notes": "n""#, count: 300).joined(separator: ", ")
+        try write(#"{"name": "dup", "# + keys + "}", dir + "/dup.json")
+        let checked = try typeset(["theme", "check", dir + "/dup.json"])
+        let lines = checked.output.split(separator: "\n")
+        #expect(checked.status == 0 && lines.count == 2, "\(checked.output)")
+        #expect(checked.output.contains("written twice") && checked.output.contains("(299 like this in all"))
+        let quiet = try typeset(["theme", "check", "-q", dir + "/dup.json"])
+        #expect(quiet.status == 0 && quiet.output.isEmpty, "\(quiet.output)")
+        try write(#"{"name": "bad", "rolez": {}, "notes": "a", "notes": "b"}"#, dir + "/bad.json")
+        let failed = try typeset(["theme", "check", "-q", dir + "/bad.json"])
+        #expect(failed.status == 1 && failed.output.contains("rolez") && !failed.output.contains("warning:"))
+    }
+
     /// Problems in front matter, templates and token files point at their line and column.
     @Test func messagesCarryTheirPositions() throws {
         let dir = try folder()
