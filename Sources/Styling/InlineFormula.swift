@@ -151,10 +151,16 @@ extension Styler {
         cascade: Cascade
     ) -> [StyledRun] {
         let formula = MathParser.parse(source, display: display, macros: &mathMacros, labels: mathLabels)
+        // Found once, for the problems and unanswered references a formula may have by the thousand.
+        let lineStarts =
+            formula.problems.isEmpty && formula.references.allSatisfy({ $0.resolved != nil })
+            ? [] : Self.lineStarts(of: source)
         for problem in formula.problems {
             warn(
                 problem.message,
-                Self.place(of: problem, in: source, display: display, formula: location, sourceStart: sourceStart))
+                Self.place(
+                    of: problem, in: source, lineStarts: lineStarts, display: display, formula: location,
+                    sourceStart: sourceStart))
         }
         for key in formula.labels.keys.sorted() where !labelsGiven.insert(key).inserted {
             warn(
@@ -164,8 +170,8 @@ extension Styler {
         mathLabels.merge(formula.labels) { _, new in new }
         for reference in formula.references where reference.resolved == nil {
             let place = Self.place(
-                of: MathProblem(message: "", offset: reference.offset), in: source, display: display,
-                formula: location, sourceStart: sourceStart)
+                of: MathProblem(message: "", offset: reference.offset), in: source, lineStarts: lineStarts,
+                display: display, formula: location, sourceStart: sourceStart)
             unansweredMathReferences.append((reference.key, place))
         }
         // The formula's appearance is its own (``AppearanceTable`` hands it back unheld): its
@@ -199,8 +205,11 @@ extension Styler {
     /// where the source begins, `sourceStart` (after `$$` and the spaces and line breaks after
     /// it; a fenced formula's first line after the fence), or when that is not known just after
     /// the formula's delimiter at `formula` (`$`, or `$$` when `display`).
+    /// `lineStarts` is `source`'s ``lineStarts(of:)``: a place is found in time logarithmic in the
+    /// source's lines, not linear in its length, so the problems of a long formula are placed in
+    /// time linear in their number.
     static func place(
-        of problem: MathProblem, in source: String, display: Bool, formula: SourceLocation?,
+        of problem: MathProblem, in source: String, lineStarts: [Int], display: Bool, formula: SourceLocation?,
         sourceStart: SourceLocation? = nil
     ) -> SourceLocation? {
         guard
@@ -209,13 +218,27 @@ extension Styler {
                     SourceLocation(file: $0.file, line: $0.line, column: $0.column + (display ? 2 : 1))
                 })
         else { return nil }
-        let before = source.utf8.prefix(problem.offset)
-        let lines = before.filter { $0 == 0x0A }.count
-        let lineStart = before.lastIndex(of: 0x0A).map { before.distance(from: before.startIndex, to: $0) + 1 }
-        let column = before.count - (lineStart ?? 0)
+        let offset = min(max(problem.offset, 0), source.utf8.count)
+        // The lines begun at or before `offset`: the first start past it, found by halving.
+        var low = 0
+        var high = lineStarts.count
+        while low < high {
+            let middle = (low + high) / 2
+            if lineStarts[middle] <= offset { low = middle + 1 } else { high = middle }
+        }
+        let lines = low
+        let column = offset - (lines > 0 ? lineStarts[lines - 1] : 0)
         place.line += lines
         place.column = lines > 0 ? column + 1 : place.column + column
         return place
+    }
+
+    /// The UTF-8 offsets in `source` at which its second and later lines begin (just after each
+    /// line feed), increasing.
+    static func lineStarts(of source: String) -> [Int] {
+        var starts: [Int] = []
+        for (offset, byte) in source.utf8.enumerated() where byte == 0x0A { starts.append(offset + 1) }
+        return starts
     }
 
     /// `inlines` cut at each displayed formula: the runs of text between them, and each formula

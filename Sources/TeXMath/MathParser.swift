@@ -387,18 +387,21 @@ public struct MathParser {
             nodes.append(.atom(atom))
             return
         }
+        // Taken out of the list, so that its scripts are held once and grow in place: copied at
+        // each `^`, `x^x^x…` took time quadratic in its scripts.
+        nodes.removeLast()
         if superscript {
             if let existing = atom.superscript, !existing.isPrimes {
                 problem("double superscript", at: start)
-                atom.superscript = existing + script
-            } else {
-                atom.superscript = (atom.superscript ?? []) + script
             }
+            atom.superscript = atom.superscript ?? []
+            atom.superscript?.append(contentsOf: script)
         } else {
             if atom.subscript != nil { problem("double subscript", at: start) }
-            atom.subscript = (atom.subscript ?? []) + script
+            atom.subscript = atom.subscript ?? []
+            atom.subscript?.append(contentsOf: script)
         }
-        nodes[nodes.count - 1] = .atom(atom)
+        nodes.append(.atom(atom))
     }
 
     /// `f'` and `f''`: the prime characters (U+2032, U+2033, U+2034) after the nucleus. The

@@ -6,7 +6,8 @@ import Testing
 /// kind of paragraph that once cost quadratic time (a long link URL or e-mail address set over
 /// many lines, a letter with thousands of combining marks, a run of soft hyphens, thousands of
 /// links or hard breaks, a link around thousands of words, a heading of thousands of words that
-/// the contents list, thousands of notes referred to from one paragraph), eight times the size takes at most
+/// the contents list, a displayed formula of thousands of problems, thousands of notes referred
+/// to from one paragraph), eight times the size takes at most
 /// ten times the time and the peak memory of the typeset command, measured in the same run
 /// (the pair measured again, up to three times, until it holds: a cost that grows too fast
 /// fails every time, a moment of load once).
@@ -38,6 +39,16 @@ import Testing
         (
             "heading listed in the contents", 8_000, "here",
             { "---\ntoc: true\n---\n## " + Array(repeating: "word", count: $0).joined(separator: " ") + " here\n" }
+        ),
+        // Each problem of a formula was placed by counting the lines of the source before it,
+        // and each `^` after a superscript copied the scripts before it.
+        (
+            "displayed formula of unknown commands", 2_000, "here",
+            { "$$" + String(repeating: "\\foo + ", count: $0) + "$$\n\nhere\n" }
+        ),
+        (
+            "displayed formula of double scripts", 2_000, "here",
+            { "$$x" + String(repeating: "^x", count: $0) + "_y" + String(repeating: "_y", count: $0) + "$$\n\nhere\n" }
         ),
         (
             "footnote references", 1_500, "here",

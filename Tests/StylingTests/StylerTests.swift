@@ -533,4 +533,14 @@ import Typography
         let text = doc.blocks.flatMap(\.paragraphs).map(\.text).joined(separator: "\n")
         #expect(!text.contains("YAML") && !text.contains("introduced_in") && !text.contains("pr-url"))
     }
+
+    /// Each problem of a formula is warned about where it is written, on the formula's later
+    /// lines too (the column counted from the line's start), however many problems it has.
+    @Test func formulaProblemsArePlacedOnTheirLines() {
+        let markdown = "Text\n\n$$\na + b\n\\foo + c\n  x\\baz + \\foo\n$$\n\nInline $y + \\qux$ here.\n"
+        let places = style(markdown).diagnostics.filter { $0.message.hasPrefix("unknown math command") }.map {
+            "\($0.location?.line ?? 0):\($0.location?.column ?? 0) \($0.message.dropFirst(21))"
+        }
+        #expect(places == ["5:1 \\foo", "6:4 \\baz", "6:11 \\foo", "9:13 \\qux"])
+    }
 }
