@@ -95,6 +95,8 @@ public struct Styler: Sendable {
     var tabSize = 4
     /// Colour code by its language (front matter `highlight: false` turns it off).
     var highlightsCode = true
+    /// The bytes of the code blocks highlighted so far (``highlightedCodeBudget``).
+    var highlightedCodeBytes = 0
     /// The language a span's class names for the code span it holds (`` `x`{.python} ``).
     var inlineCodeLanguage: String?
     /// Images inside lines of text (badges, icons) shown as their alt text, by why: local
@@ -740,7 +742,10 @@ public struct Styler: Sendable {
         // A block of code is in the code text colour wherever it stands (a quote's muted text
         // around it is not the code's), as GitHub sets `pre`; its own `color` attribute wins.
         if overrides.color == nil { plain.color = plainCodeColor(inherited: theme.textColor) }
-        let highlights = highlightsCode && theme.code.highlights
+        var highlights = highlightsCode && theme.code.highlights && info.highlight && info.language != nil
+        if highlights {
+            highlights = withinCodeHighlightingBudget(body.utf8.count, location: location)
+        }
         var paragraph = StyledParagraph(runs: [StyledRun(body, style: plain)], style: style)
         if highlights, info.highlight, let language = info.language, let deferred = options.deferredCodeTokens,
             deferred.covers(plain.font)
@@ -762,6 +767,29 @@ public struct Styler: Sendable {
         }
         block.structure = context.structure + [newElement(.code, in: context)]
         blocks.append(block)
+    }
+
+    /// The bytes of code blocks a document highlights at most: 256 KiB, about 5,000 lines of
+    /// 50 characters. Syntax definitions take from about a microsecond a byte (ordinary code) to
+    /// ten (Perl's substitutions, `s/a/` repeated), so a document's highlighting takes at most
+    /// about a quarter of a second to a few seconds whatever its code.
+    package static let highlightedCodeBudget = 256 << 10
+
+    /// Whether a code block of `bytes` bytes at `location` is highlighted within
+    /// ``highlightedCodeBudget``, counting it if so; the first block past the budget is warned
+    /// about, and it and every block after it are set plain.
+    mutating func withinCodeHighlightingBudget(_ bytes: Int, location: SourceLocation?) -> Bool {
+        if highlightedCodeBytes + bytes <= Self.highlightedCodeBudget {
+            highlightedCodeBytes += bytes
+            return true
+        }
+        if highlightedCodeBytes <= Self.highlightedCodeBudget {
+            warn(
+                "the document's code passes \(Self.highlightedCodeBudget >> 10) KiB: this code block and the ones "
+                    + "after it are set without syntax highlighting, which takes time growing with the code", location)
+            highlightedCodeBytes = Self.highlightedCodeBudget + 1
+        }
+        return false
     }
 
     /// The size of a code block's text, pt: 0.9 of `textSize`, the size of the paragraphs

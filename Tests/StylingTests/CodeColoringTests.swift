@@ -41,6 +41,25 @@ import Typography
         return Array(Styler.style(document, theme: theme).blocks.flatMap(\.paragraphs))
     }
 
+    /// A document's code blocks are highlighted up to ``Styler/highlightedCodeBudget`` bytes:
+    /// the block that would pass it and every block after it are set plain, a warning at the
+    /// first; a block without a language counts nothing.
+    @Test func highlightingStopsAtTheDocumentsBudget() throws {
+        let lines = Styler.highlightedCodeBudget / 2 / 20
+        func block(_ name: String) -> String {
+            "```python\n" + (0..<lines).map { "\(name)_\($0) = \($0 % 10)  # c" }.joined(separator: "\n") + "\n```\n"
+        }
+        let markdown = [block("a"), "```\nplain\n```\n", block("b"), block("c"), "```python\nx = 1\n```\n"]
+            .joined(separator: "\n")
+        let document = MarkdownParser.parse(markdown, file: "t.md").document
+        let styled = Styler.style(document, theme: .default)
+        let colored = styled.blocks.flatMap(\.paragraphs).map { $0.tokenColors != nil }
+        #expect(colored == [true, false, true, false, false], "\(colored)")
+        let warnings = styled.diagnostics.filter { $0.message.contains("without syntax highlighting") }
+        let cLine = markdown.components(separatedBy: "c_0")[0].filter { $0 == "\n" }.count
+        #expect(warnings.count == 1 && warnings.first?.location?.line == cLine, "\(warnings)")
+    }
+
     /// A block whose tokens differ from its plain style only in colour (the built-in styles')
     /// reaches layout as one run with its colours beside it, byte for byte the colours of the
     /// runs it stands for; a style that bolds a token keeps a run a token.
