@@ -747,6 +747,25 @@ public final class Paginator {
         return noteRuleGap + ink.above + notes.reduce(0) { $0 + $1.height } + ink.below
     }
 
+    /// How many of `notes`, from the first, stack within `height` pt as ``notesHeight(_:)``
+    /// measures them (the same sums in the same order), read only as far as they fit.
+    static func fittingNotes(_ notes: some Sequence<Item>, within height: Double) -> Int {
+        var stackTop = 0.0
+        var top = 0.0
+        var bottom = 0.0
+        var count = 0
+        for note in notes {
+            let ink = note.ink ?? Overhang()
+            let nextTop = min(top, stackTop - ink.above)
+            let nextStackTop = stackTop + note.height
+            let nextBottom = max(bottom, nextStackTop + ink.below)
+            guard noteRuleGap + -nextTop + nextStackTop + (nextBottom - nextStackTop) <= height else { break }
+            (top, stackTop, bottom) = (nextTop, nextStackTop, nextBottom)
+            count += 1
+        }
+        return count
+    }
+
     /// How far the ink of footnote lines stacked one under the other reaches above the first
     /// box's top and below the last box's bottom, pt (0 when inside).
     static func notesInk(_ notes: [Item]) -> Overhang {
