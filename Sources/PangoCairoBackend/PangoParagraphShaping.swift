@@ -24,12 +24,13 @@ struct PangoParagraphShaping: ParagraphShaping {
 
     /// The unwrapped layout of the whole paragraph (a table cell's kept from measuring its
     /// width); nil for a paragraph too wide for one (past ``PangoShaper/composedWidth`` at 2 em
-    /// a character) or of more runs than a layout takes in linear time
-    /// (``ParagraphPieces/maximumRuns``).
+    /// a character) or of more runs, or more items of mixed directions, than a layout takes in
+    /// linear time (``ParagraphPieces/maximumRuns``, ``ParagraphPieces/mixedDirectionItemStarts(_:)``).
     func measure(_ paragraph: StyledParagraph, text: CollectedText) -> GObjectRef? {
         let wide =
             paragraph.runs.count > ParagraphPieces.maximumRuns
             || PangoShaper.unwrappedWidthBound(paragraph) >= PangoShaper.composedWidth
+            || ParagraphPieces.mixedDirectionItemStarts(text.bytes).count > ParagraphPieces.maximumRuns
         if wide { return nil }
         return SharedFontMap.run {
             shaper.keptCells.take(paragraph)

@@ -10,6 +10,9 @@ import Styling
 /// length (a 100,000-character word took 32.7 s, a 500 KB keep-all Korean paragraph 28.5 s);
 /// pieces of a few lines keep it O(n). Measured on a 40,000-character word: 4096-byte pieces
 /// 1.15 s, 1024 0.58 s, 512 0.51 s, 256 0.48 s; ordinary paragraphs cost the same at each size.
+/// Unwrapped, a piece of text that mixes directions also holds at most ``maximumRuns`` of the
+/// items Pango is estimated to make of it (``mixedDirectionItemStarts(_:)``): Pango orders one
+/// line's runs of both directions in time quadratic in their number.
 struct ParagraphPieces {
     /// UTF-8 bytes per piece when lines wrap: about six lines of Body text.
     static let maximumBytes = 512
@@ -32,6 +35,17 @@ struct ParagraphPieces {
     let bytes: [UInt8]
     /// Lines wrap (a width was given).
     let wraps: Bool
+    /// When lines do not wrap and the text mixes directions: the bytes where an item of
+    /// Pango's is estimated to start (``mixedDirectionItemStarts(_:)``), ascending; else empty.
+    let itemStarts: [Int]
+
+    init(runs: [StyledRun], starts: [Int], bytes: [UInt8], wraps: Bool) {
+        self.runs = runs
+        self.starts = starts
+        self.bytes = bytes
+        self.wraps = wraps
+        itemStarts = wraps ? [] : Self.mixedDirectionItemStarts(bytes)
+    }
 
     /// The end (exclusive) of the piece that starts at byte `start`: the whole rest when it is
     /// within both limits, else a cut just after a space when there is one in the piece's second
@@ -43,6 +57,11 @@ struct ParagraphPieces {
         var index = runIndex(atByte: start)
         if !wraps, index + Self.maximumRuns < starts.count {
             limit = min(limit, max(start + 1, starts[index + Self.maximumRuns]))
+        }
+        // At most ``maximumRuns`` items of mixed directions.
+        let item = Self.firstIndex(in: itemStarts, after: start)
+        if item + Self.maximumRuns - 1 < itemStarts.count {
+            limit = min(limit, max(start + 1, itemStarts[item + Self.maximumRuns - 1]))
         }
         // The width bound, run by run.
         var width = 0.0
@@ -90,6 +109,18 @@ struct ParagraphPieces {
                 !(scalar.value == 0x200D || (0xFE00...0xFE0F).contains(scalar.value)
                 || (0xE0100...0xE01EF).contains(scalar.value))
         }
+    }
+
+    /// The index of the first of the ascending `offsets` greater than `byte` (`offsets.count`
+    /// when none is).
+    private static func firstIndex(in offsets: [Int], after byte: Int) -> Int {
+        var low = 0
+        var high = offsets.count
+        while low < high {
+            let mid = (low + high) / 2
+            if offsets[mid] <= byte { low = mid + 1 } else { high = mid }
+        }
+        return low
     }
 
     private func runIndex(atByte byte: Int) -> Int {
