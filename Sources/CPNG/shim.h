@@ -1,11 +1,13 @@
 #ifndef TYPESET_CPNG_H
 #define TYPESET_CPNG_H
 // libpng 1.6: a PNG placed much smaller than its pixels is read a row at a time and made smaller
-// as it is read (PangoCairoBackend's ReducedPNG). libpng reports an error by longjmp to the
-// caller's setjmp, which must not cross a Swift frame: `typeset_png_read` below holds the setjmp
-// and makes every libpng call, and calls back into Swift only between them.
+// as it is read (PangoCairoBackend's ReducedPNG), and a page drawn as a PNG is written a row at a
+// time (PreviewSink). libpng reports an error by longjmp to the caller's setjmp, which must not
+// cross a Swift frame: `typeset_png_read` and `typeset_png_write` below hold the setjmp and make
+// every libpng call, and call back into Swift only between them.
 #include <png.h>
 #include <setjmp.h>
+#include <stdio.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -129,5 +131,43 @@ static inline TypesetPNGResult typeset_png_read(
     free(row);
     png_destroy_read_struct(&png, &info, NULL);
     return TypesetPNGRead;
+}
+/// Asked for row `y` (from 0, top to bottom) of a PNG being written: fills `row` with its
+/// pixels as 8-bit red, green and blue, and answers nonzero, or 0 to give up.
+typedef int (*TypesetPNGRowSource)(void *context, uint32_t y, unsigned char *row);
+
+/// Writes an opaque 8-bit RGB PNG of `width` × `height` pixels to `file`, not interlaced, at
+/// libpng's default compression, asking `rowSource` for each row in turn; answers 1 when every
+/// row was written, 0 when libpng failed or `rowSource` gave up.
+static inline int typeset_png_write(
+    FILE *file, uint32_t width, uint32_t height, void *context, TypesetPNGRowSource rowSource) {
+    png_structp png = png_create_write_struct(PNG_LIBPNG_VER_STRING, NULL, typeset_png_error, typeset_png_warning);
+    if (png == NULL) return 0;
+    png_infop info = png_create_info_struct(png);
+    if (info == NULL) {
+        png_destroy_write_struct(&png, NULL);
+        return 0;
+    }
+    // Set after setjmp and read after longjmp: volatile, so that it is not kept in a register.
+    unsigned char *volatile row = NULL;
+    if (setjmp(png_jmpbuf(png))) {
+        free(row);
+        png_destroy_write_struct(&png, &info);
+        return 0;
+    }
+    png_init_io(png, file);
+    png_set_IHDR(png, info, width, height, 8, PNG_COLOR_TYPE_RGB, PNG_INTERLACE_NONE, PNG_COMPRESSION_TYPE_DEFAULT,
+                 PNG_FILTER_TYPE_DEFAULT);
+    png_write_info(png, info);
+    row = (unsigned char *)malloc((size_t)width * 3);
+    if (row == NULL) png_error(png, "out of memory");
+    for (uint32_t y = 0; y < height; y++) {
+        if (rowSource(context, y, row) == 0) png_error(png, "no row");
+        png_write_row(png, row);
+    }
+    png_write_end(png, info);
+    free(row);
+    png_destroy_write_struct(&png, &info);
+    return 1;
 }
 #endif

@@ -1,10 +1,12 @@
+internal import CPNG
 internal import CPangoCairo
 import Foundation
 import Typography
 
 /// Pages drawn as pictures instead of a PDF (``CairoPDFRenderer/startPictures(_:)``): one PNG
-/// (Cairo's image surface, `cairo_surface_write_to_png`) or SVG (Cairo's SVG surface) file per
-/// page, drawn by the same code that draws the PDF.
+/// (recorded by a Cairo recording surface, drawn a band of rows at a time onto Cairo's image
+/// surface and written by libpng: ``PageBands``) or SVG (Cairo's SVG surface) file per page,
+/// drawn by the same code that draws the PDF.
 public struct PictureOutput: Sendable {
     /// SVG (vectors, 1 user unit = 1 pt) when true, else PNG (a raster image at ``dpi``).
     public var isVector: Bool
@@ -51,8 +53,10 @@ final class PreviewSink {
         switch preview.isVector ? Format.svg : Format.png {
         case .png:
             let scale = preview.dpi / 72
-            surface = cairo_image_surface_create(
-                CAIRO_FORMAT_RGB24, Int32((width * scale).rounded(.up)), Int32((height * scale).rounded(.up)))
+            // Recorded, and drawn into a band of rows at a time as the PNG is written (``PageBands``).
+            var extents = cairo_rectangle_t(
+                x: 0, y: 0, width: (width * scale).rounded(.up), height: (height * scale).rounded(.up))
+            surface = cairo_recording_surface_create(CAIRO_CONTENT_COLOR, &extents)
         case .svg:
             surface = TemporaryFiles.creating { cairo_svg_surface_create(temporary, width, height) }
         }
@@ -85,10 +89,9 @@ final class PreviewSink {
         switch preview.isVector ? Format.svg : Format.png {
         case .png:
             cairo_surface_flush(surface)
-            let status = TemporaryFiles.creating { cairo_surface_write_to_png(surface, temporary) }
-            guard status == CAIRO_STATUS_SUCCESS else {
+            if let message = PageBands(recording: surface).writePNG(to: temporary) {
                 unlink(temporary)
-                throw BackendError.cairo(path: path, message: String(cString: cairo_status_to_string(status)))
+                throw BackendError.cairo(path: path, message: message)
             }
         case .svg:
             cairo_surface_finish(surface)
@@ -145,5 +148,106 @@ extension CairoPDFRenderer {
         cairo_surface_destroy(surface)
         surface = newSurface
         cr = newContext
+    }
+}
+
+/// A page recorded at its size in pixels (a Cairo recording surface) drawn into a band of rows at
+/// a time as its PNG is written, so a large page holds a band's pixels, not the page's: 4 bytes a
+/// pixel for the whole page were 152 MiB at the largest page a PNG may have (40 megapixels).
+/// Each band replays the recording moved by whole pixels.
+final class PageBands {
+    let recording: OpaquePointer
+    let width: Int32
+    let height: Int32
+    /// Rows a band holds: the whole page up to ``wholePageBytes``, else about ``bandBytes`` of
+    /// pixels, at least 16 rows.
+    let bandRows: Int32
+    /// The largest page drawn as one band, bytes: 64 MiB, an A4 page at 410 dpi. A glyph a band's
+    /// edge cuts may be smoothed a little differently (a few pixels of a page, by at most a third
+    /// of their value), so pages up to this size are drawn whole, as one image.
+    static let wholePageBytes = 64 << 20
+    /// The bytes of a band of a larger page.
+    static let bandBytes = 16 << 20
+    private var band: OpaquePointer?
+    private var bandTop: Int32 = -1
+    private var failure: String?
+
+    /// The bands of `recording`, a recording surface with extents from (0, 0).
+    init(recording: OpaquePointer) {
+        self.recording = recording
+        var extents = cairo_rectangle_t()
+        _ = cairo_recording_surface_get_extents(recording, &extents)
+        width = Int32(extents.width)
+        height = Int32(extents.height)
+        let rowBytes = max(1, 4 * Int(width))
+        bandRows =
+            rowBytes * Int(height) <= Self.wholePageBytes
+            ? max(1, height) : max(16, Int32(Self.bandBytes / rowBytes))
+    }
+
+    deinit {
+        if let band { cairo_surface_destroy(band) }
+    }
+
+    /// Writes the page as an 8-bit RGB PNG to `path`; nil when written, else what went wrong.
+    func writePNG(to path: String) -> String? {
+        guard let file = TemporaryFiles.creating({ fopen(path, "wb") }) else { return String(cString: strerror(errno)) }
+        let written = typeset_png_write(file, UInt32(width), UInt32(height), Unmanaged.passUnretained(self).toOpaque())
+        {
+            context, y, row in
+            guard let context, let row else { return 0 }
+            let bands = Unmanaged<PageBands>.fromOpaque(context).takeUnretainedValue()
+            return bands.copy(row: Int32(y), into: row) ? 1 : 0
+        }
+        let closed = fclose(file) == 0
+        if written == 1, closed { return nil }
+        return failure ?? "the PNG could not be written"
+    }
+
+    /// Copies row `y` of the page into `out` as 8-bit red, green and blue, drawing its band first
+    /// when it is not the band drawn last; false when the band cannot be made.
+    private func copy(row y: Int32, into out: UnsafeMutablePointer<UInt8>) -> Bool {
+        let top = y / bandRows * bandRows
+        if top != bandTop {
+            guard draw(bandAt: top) else { return false }
+        }
+        guard let band, let data = cairo_image_surface_get_data(band) else { return false }
+        let stride = Int(cairo_image_surface_get_stride(band))
+        // RGB24: a native-endian 32-bit word a pixel, red in bits 16–23, green 8–15, blue 0–7.
+        let pixels = UnsafeRawPointer(data + Int(y - top) * stride).assumingMemoryBound(to: UInt32.self)
+        for x in 0..<Int(width) {
+            let pixel = pixels[x]
+            out[3 * x] = UInt8(truncatingIfNeeded: pixel >> 16)
+            out[3 * x + 1] = UInt8(truncatingIfNeeded: pixel >> 8)
+            out[3 * x + 2] = UInt8(truncatingIfNeeded: pixel)
+        }
+        return true
+    }
+
+    /// Draws the rows from `top` into the band surface: the recording replayed, moved up by `top`
+    /// pixels.
+    private func draw(bandAt top: Int32) -> Bool {
+        if band == nil {
+            let made = cairo_image_surface_create(CAIRO_FORMAT_RGB24, width, bandRows)!
+            guard cairo_surface_status(made) == CAIRO_STATUS_SUCCESS else {
+                failure = String(cString: cairo_status_to_string(cairo_surface_status(made)))
+                cairo_surface_destroy(made)
+                return false
+            }
+            band = made
+        }
+        guard let band else { return false }
+        let cr = cairo_create(band)!
+        defer { cairo_destroy(cr) }
+        cairo_set_source_surface(cr, recording, 0, -Double(top))
+        cairo_paint(cr)
+        let status = cairo_status(cr)
+        guard status == CAIRO_STATUS_SUCCESS else {
+            failure = String(cString: cairo_status_to_string(status))
+            return false
+        }
+        cairo_surface_flush(band)
+        bandTop = top
+        return true
     }
 }

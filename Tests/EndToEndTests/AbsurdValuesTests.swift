@@ -254,4 +254,45 @@ import Testing
         let fine = try typeset(["render", dir + "/a.md", "-f", "png", "--dpi", "150", "-o", dir + "/b.png"])
         #expect(fine.status == 0, "\(fine.output)")
     }
+
+    /// A PNG page at the largest resolution is drawn a band of rows at a time: its peak memory
+    /// stays near that of the page at 100 dpi, measured in the same run (the whole page's
+    /// pixels took 4.4 times as much), and its bands hold the page: each sixteenth of it, from
+    /// top to bottom, is as dark as the same sixteenth at 100 dpi.
+    @Test func aLargePNGPageIsDrawnInBands() throws {
+        let dir = try Render.scratchFolder("png-bands")
+        let lines = (1...48).map { "Line \($0) of a page of text, set from the top of the page to its foot." }
+        try lines.joined(separator: "\n\n").write(toFile: dir + "/a.md", atomically: false, encoding: .utf8)
+        var peaks: [String: Double] = [:]
+        for dpi in ["100", "600"] {
+            let report = dir + "/\(dpi).time"
+            let run = try PDFProbe.run(
+                "time",
+                [
+                    "-f", "%M", "-o", report, Render.binary, "render", dir + "/a.md", "-f", "png", "--dpi", dpi, "-q",
+                    "-o", dir + "/p\(dpi).png",
+                ])
+            #expect(run.status == 0, "\(run.output)")
+            let text = try String(contentsOfFile: report, encoding: .utf8)
+            peaks[dpi] = text.split(separator: "\n").last.flatMap { Double(String($0)) }
+        }
+        let small = try #require(peaks["100"])
+        let large = try #require(peaks["600"])
+        #expect(large <= 1.6 * small, "peak at 600 dpi \(Int(large / 1024)) MiB, at 100 dpi \(Int(small / 1024)) MiB")
+        guard let python = PDFValidationTests.checker() else { return }
+        let script = """
+            import sys
+            from PIL import Image
+            def strips(path):
+                image = Image.open(path).convert("L")
+                w, h = image.size
+                return [sum(image.crop((0, h * k // 16, w, h * (k + 1) // 16)).resize((1, 1), Image.BOX).getdata()) / 255
+                        for k in range(16)]
+            print(max(abs(a - b) for a, b in zip(strips(sys.argv[1]), strips(sys.argv[2]))))
+            """
+        let compared = try PDFProbe.run(
+            python, ["-c", script, dir + "/p100-1.png", dir + "/p600-1.png"], standardErrorToo: false)
+        let difference = try #require(Double(compared.output.trimmingCharacters(in: .whitespacesAndNewlines)))
+        #expect(difference < 0.01, "a sixteenth of the page differs in darkness by \(difference)")
+    }
 }
