@@ -286,8 +286,8 @@ import Testing
             def strips(path):
                 image = Image.open(path).convert("L")
                 w, h = image.size
-                return [sum(image.crop((0, h * k // 16, w, h * (k + 1) // 16)).resize((1, 1), Image.BOX).getdata()) / 255
-                        for k in range(16)]
+                boxes = [(0, h * k // 16, w, h * (k + 1) // 16) for k in range(16)]
+                return [sum(image.crop(box).resize((1, 1), Image.BOX).getdata()) / 255 for box in boxes]
             print(max(abs(a - b) for a, b in zip(strips(sys.argv[1]), strips(sys.argv[2]))))
             """
         let compared = try PDFProbe.run(

@@ -51,8 +51,8 @@ import Testing
     /// time of the smaller (``Render/processorSeconds(_:name:options:)``), and at most 1.5
     /// times its peak memory (``Render/peak(_:name:options:tagged:)``): when every formula laid
     /// out was kept for the render, about 3 KB each, the peak grew 1.8 times (44 → 80 MiB,
-    /// untagged), and 50,000 such formulas (0.8 MB) peaked at 197 MiB, 6,000 at 59 MiB. The pair is measured again, up to
-    /// three times, until it holds.
+    /// untagged), and 50,000 such formulas (0.8 MB) peaked at 197 MiB, 6,000 at 59 MiB. The
+    /// pair is measured again, up to three times, until it holds.
     @Test func eightTimesTheDistinctFormulasTakeAtMostTenTimesTheTimeAndFlatMemory() throws {
         let small = Self.distinctFormulas(2_000)
         let large = Self.distinctFormulas(16_000)
