@@ -5,8 +5,7 @@ import Testing
 /// One paragraph of n bytes costs time and memory linear in n, whatever it holds: for each
 /// kind of paragraph that once cost quadratic time (a long link URL or e-mail address set over
 /// many lines, a letter with thousands of combining marks, a run of soft hyphens, thousands of
-/// links or hard breaks, a link around thousands of words, a heading of thousands of words that
-/// the contents list, a displayed formula of thousands of problems, thousands of notes referred
+/// links or hard breaks, a link around thousands of words, a displayed formula of thousands of problems, thousands of notes referred
 /// to from one paragraph), eight times the size takes at most
 /// ten times the time and the peak memory of the typeset command, measured in the same run
 /// (the pair measured again, up to three times, until it holds: a cost that grows too fast
@@ -33,12 +32,6 @@ import Testing
         (
             "link of words", 10_000, "here",
             { "[" + Array(repeating: "word", count: $0).joined(separator: " ") + "](https://example.com) here\n" }
-        ),
-        // Each page of the contents' entry links to the heading by its id, the heading's text
-        // as a slug: named by the id itself, each page's link wrote and Cairo parsed it again.
-        (
-            "heading listed in the contents", 8_000, "here",
-            { "---\ntoc: true\n---\n## " + Array(repeating: "word", count: $0).joined(separator: " ") + " here\n" }
         ),
         // Each problem of a formula was placed by counting the lines of the source before it,
         // and each `^` after a superscript copied the scripts before it.
@@ -152,6 +145,25 @@ import Testing
         #expect(ratio <= 2.5, "\(figures)")
         let words = paragraph.text.split(whereSeparator: \.isWhitespace)
         #expect(words.contains { $0.hasPrefix(last) }, "\(name): the last word is set")
+    }
+
+    /// A heading of thousands of words that the contents list is a named destination of a
+    /// short name (``DestinationNames``): named by its slug, each page of the contents' entry
+    /// wrote it and Cairo parsed it again, time growing with the pages times the heading.
+    @Test func aLongHeadingsDestinationHasAShortName() throws {
+        let folder = try Render.scratchFolder("long-heading")
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let words = Array(repeating: "word", count: 3_000).joined(separator: " ")
+        try ("---\ntoc: true\n---\n## " + words + " here\n").write(
+            toFile: folder + "/h.md", atomically: false, encoding: .utf8)
+        let run = try typeset(["render", folder + "/h.md", "-q", "-o", folder + "/h.pdf"])
+        #expect(run.status == 0, "\(run.output)")
+        let expanded = try PDFProbe.run(
+            "qpdf", ["--qdf", "--object-streams=disable", folder + "/h.pdf", folder + "/q.pdf"])
+        #expect(expanded.status == 0, "\(expanded.output)")
+        let bytes = try String(decoding: Data(contentsOf: URL(fileURLWithPath: folder + "/q.pdf")), as: UTF8.self)
+        #expect(bytes.contains("(~~0)"))
+        #expect(!bytes.contains(String(repeating: "word-", count: 100)))
     }
 
     /// A link wrapped over many lines and pages is one annotation a page, whose quadrilaterals
