@@ -29,39 +29,10 @@ import Testing
         ),
     ]
 
-    /// Renders `markdown` with the typeset command: processor time (user and system, s) and
-    /// peak resident size (MiB) from GNU time, and the PDF's text.
-    func render(_ markdown: String, name: String) throws -> (seconds: Double, mebibytes: Double, text: String) {
-        let folder = try Render.scratchFolder("mixed-direction-scaling")
-        defer { try? FileManager.default.removeItem(atPath: folder) }
-        let input = folder + "/\(name).md"
-        let pdf = folder + "/\(name).pdf"
-        let report = folder + "/\(name).time"
-        try markdown.write(toFile: input, atomically: false, encoding: .utf8)
-        let run = try PDFProbe.run(
-            "time", ["-f", "%M %U %S", "-o", report, Render.binary, "render", input, "-q", "-o", pdf])
-        #expect(run.status == 0, "\(name): \(run.output)")
-        let figures =
-            try String(contentsOfFile: report, encoding: .utf8).split(separator: "\n").last?
-            .split(separator: " ").compactMap { Double(String($0)) } ?? []
-        guard figures.count == 3 else { return (.infinity, .infinity, try PDFProbe.text(pdf)) }
-        return (figures[1] + figures[2], figures[0] / 1024, try PDFProbe.text(pdf))
-    }
-
     @Test(.slow, arguments: 0..<kinds.count)
     func eightTimesTheTextCostsAtMostTenTimesAsMuch(kind: Int) throws {
         let (name, size, markdown) = Self.kinds[kind]
-        let slug = name.replacingOccurrences(of: " ", with: "-")
-        let (small, large) = try Timing.firstHolding {
-            (try render(markdown(size), name: "\(slug)-1"), try render(markdown(8 * size), name: "\(slug)-8"))
-        } holds: {
-            $0.1.seconds <= 10 * $0.0.seconds && $0.1.mebibytes <= 10 * $0.0.mebibytes
-        }
-        let figures =
-            "\(name): n \(String(format: "%.2f", small.seconds)) s \(Int(small.mebibytes)) MiB, "
-            + "8n \(String(format: "%.2f", large.seconds)) s \(Int(large.mebibytes)) MiB"
-        #expect(large.seconds <= 10 * small.seconds, "\(figures)")
-        #expect(large.mebibytes <= 10 * small.mebibytes, "\(figures)")
+        let large = try Render.expectLinear(name, size: size, scratch: "mixed-direction-scaling", markdown: markdown)
         let words = large.text.split(whereSeparator: \.isWhitespace)
         #expect(words.contains { $0.hasSuffix("here") }, "\(name): the word after the mixed text is set")
         // The letters are all there, in the order of the text: each line reads `a`, `ש` (or

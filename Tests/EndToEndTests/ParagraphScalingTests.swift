@@ -5,9 +5,9 @@ import Testing
 /// One paragraph of n bytes costs time and memory linear in n, whatever it holds: for each
 /// kind of paragraph that once cost quadratic time (a long link URL or e-mail address set over
 /// many lines, a letter with thousands of combining marks, a run of soft hyphens, thousands of
-/// links or hard breaks, a link around thousands of words, a displayed formula of thousands of problems, thousands of notes referred
-/// to from one paragraph), eight times the size takes at most
-/// ten times the time and the peak memory of the typeset command, measured in the same run
+/// links or hard breaks, a link around thousands of words, a displayed formula of thousands of
+/// problems, thousands of notes referred to from one paragraph), eight times the size takes at
+/// most ten times the time and the peak memory of the typeset command, measured in the same run
 /// (the pair measured again, up to three times, until it holds: a cost that grows too fast
 /// fails every time, a moment of load once).
 @Suite(.serialized) struct ParagraphScalingTests {
@@ -52,40 +52,16 @@ import Testing
         ),
     ]
 
-    /// Renders `markdown` with the typeset command (tagged, as by default): processor time (user
-    /// and system, s: unlike the time on the clock, not stretched by other processes on a busy
-    /// machine) and peak resident size, MiB (GNU time), and the PDF's text.
+    /// Renders `markdown` with the typeset command: processor time (s), peak (MiB) and text
+    /// (``Render/measured(_:name:scratch:)``).
     func render(_ markdown: String, name: String) throws -> (seconds: Double, mebibytes: Double, text: String) {
-        let folder = try Render.scratchFolder("paragraph-scaling")
-        defer { try? FileManager.default.removeItem(atPath: folder) }
-        let input = folder + "/\(name).md"
-        let pdf = folder + "/\(name).pdf"
-        let report = folder + "/\(name).time"
-        try markdown.write(toFile: input, atomically: false, encoding: .utf8)
-        let run = try PDFProbe.run(
-            "time", ["-f", "%M %U %S", "-o", report, Render.binary, "render", input, "-q", "-o", pdf])
-        #expect(run.status == 0, "\(name): \(run.output)")
-        let figures =
-            try String(contentsOfFile: report, encoding: .utf8).split(separator: "\n").last?
-            .split(separator: " ").compactMap { Double(String($0)) } ?? []
-        guard figures.count == 3 else { return (.infinity, .infinity, try PDFProbe.text(pdf)) }
-        return (figures[1] + figures[2], figures[0] / 1024, try PDFProbe.text(pdf))
+        try Render.measured(markdown, name: name, scratch: "paragraph-scaling")
     }
 
     @Test(.slow, arguments: 0..<kinds.count)
     func eightTimesTheParagraphCostsAtMostTenTimesAsMuch(kind: Int) throws {
         let (name, size, last, markdown) = Self.kinds[kind]
-        let slug = name.replacingOccurrences(of: " ", with: "-")
-        let (small, large) = try Timing.firstHolding {
-            (try render(markdown(size), name: "\(slug)-1"), try render(markdown(8 * size), name: "\(slug)-8"))
-        } holds: {
-            $0.1.seconds <= 10 * $0.0.seconds && $0.1.mebibytes <= 10 * $0.0.mebibytes
-        }
-        let figures =
-            "\(name): n \(String(format: "%.2f", small.seconds)) s \(Int(small.mebibytes)) MiB, "
-            + "8n \(String(format: "%.2f", large.seconds)) s \(Int(large.mebibytes)) MiB"
-        #expect(large.seconds <= 10 * small.seconds, "\(figures)")
-        #expect(large.mebibytes <= 10 * small.mebibytes, "\(figures)")
+        let large = try Render.expectLinear(name, size: size, scratch: "paragraph-scaling", markdown: markdown)
         let words = large.text.split(whereSeparator: \.isWhitespace)
         #expect(words.contains { $0.hasPrefix(last) }, "\(name): the word after the paragraph's long part is set")
     }

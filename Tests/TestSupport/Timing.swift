@@ -1,4 +1,5 @@
 import Foundation
+import Testing
 
 /// Wall time for the scaling tests. A time is only ever compared with another measured in the
 /// same run (size n against 4n or 8n, say), never with a fixed number of seconds, which depends
@@ -61,5 +62,57 @@ public enum Timing {
         } holds: {
             $0[1] < 16 * $0[0]
         }
+    }
+}
+
+extension Render {
+    /// Renders `markdown` (written as `name`.md in a scratch folder named after `scratch`) with
+    /// the typeset command, tagged as by default: processor time in s (user and system: unlike
+    /// the time on the clock, not stretched by other processes on a busy machine) and peak
+    /// resident size in MiB (GNU time), and the PDF's text. Infinite figures when time reports
+    /// none; a nonzero exit status is recorded as a failed expectation.
+    public static func measured(_ markdown: String, name: String, scratch: String) throws -> (
+        seconds: Double, mebibytes: Double, text: String
+    ) {
+        let folder = try scratchFolder(scratch)
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let input = folder + "/\(name).md"
+        let pdf = folder + "/\(name).pdf"
+        let report = folder + "/\(name).time"
+        try markdown.write(toFile: input, atomically: false, encoding: .utf8)
+        let run = try PDFProbe.run("time", ["-f", "%M %U %S", "-o", report, binary, "render", input, "-q", "-o", pdf])
+        #expect(run.status == 0, "\(name): \(run.output)")
+        let figures =
+            try String(contentsOfFile: report, encoding: .utf8).split(separator: "\n").last?
+            .split(separator: " ").compactMap { Double(String($0)) } ?? []
+        guard figures.count == 3 else { return (.infinity, .infinity, try PDFProbe.text(pdf)) }
+        return (figures[1] + figures[2], figures[0] / 1024, try PDFProbe.text(pdf))
+    }
+}
+
+extension Render {
+    /// Renders the Markdown `markdown` makes of size `size` and of eight times it
+    /// (``measured(_:name:scratch:)``), the pair measured again, up to three times, until it
+    /// holds (``Timing/firstHolding(attempts:_:holds:)``), and expects eight times the size to
+    /// take at most ten times the processor time and the peak memory; returns the larger
+    /// render's figures and text.
+    public static func expectLinear(
+        _ name: String, size: Int, scratch: String, markdown: (Int) -> String
+    ) throws -> (seconds: Double, mebibytes: Double, text: String) {
+        let slug = name.replacingOccurrences(of: " ", with: "-")
+        let (small, large) = try Timing.firstHolding {
+            (
+                try measured(markdown(size), name: "\(slug)-1", scratch: scratch),
+                try measured(markdown(8 * size), name: "\(slug)-8", scratch: scratch)
+            )
+        } holds: {
+            $0.1.seconds <= 10 * $0.0.seconds && $0.1.mebibytes <= 10 * $0.0.mebibytes
+        }
+        let figures =
+            "\(name): n \(String(format: "%.2f", small.seconds)) s \(Int(small.mebibytes)) MiB, "
+            + "8n \(String(format: "%.2f", large.seconds)) s \(Int(large.mebibytes)) MiB"
+        #expect(large.seconds <= 10 * small.seconds, "\(figures)")
+        #expect(large.mebibytes <= 10 * small.mebibytes, "\(figures)")
+        return large
     }
 }
