@@ -87,14 +87,16 @@ public enum PDFNames {
 
 /// The names of one document's named destinations, as tag attribute values: the name
 /// ``PDFNames/destination(for:)`` gives an id, or, for an id whose name would be longer than
-/// ``longestName`` bytes (a heading of thousands of words), a short name of its own: `~~` and
+/// ``longestName`` bytes (a heading of hundreds of words), a short name of its own: `~~` and
 /// the number of such ids met before it. A string in a PDF is at most 32,767 bytes (PDF 1.7,
 /// Annex C), and a link's name is written and parsed again on each page the link reaches.
 /// `destination(for:)` never writes `~~` (it writes `~` as `~7E`), so the names stay one to one
 /// while the same instance names both the links and the destinations.
 package struct DestinationNames {
-    /// The longest name, in bytes, kept as ``PDFNames/destination(for:)`` gives it.
-    package static let longestName = 127
+    /// The longest name, in bytes, kept as ``PDFNames/destination(for:)`` gives it: 1,024, so
+    /// that a heading of a hundred Hangul syllables (nine bytes each, `~EB~94~94`) keeps its
+    /// own name.
+    package static let longestName = 1_024
     private var names: [String: String] = [:]
     private var shortNames = 0
     private var last = (id: "", name: "''")
