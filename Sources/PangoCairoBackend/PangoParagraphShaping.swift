@@ -184,11 +184,13 @@ extension PangoShaper {
     /// Per-scalar advances and break opportunities of the measured (unwrapped) layout.
     fileprivate func prepare(_ layout: GObjectRef, text: String, paragraph: StyledParagraph) -> PreparedParagraph {
         var advanceAtByte = [Int32](repeating: 0, count: text.utf8.count + 1)
-        Self.addAdvances(of: layout, at: 0, to: &advanceAtByte)
+        var clusterStarts = [Bool](repeating: false, count: text.utf8.count + 1)
+        Self.addAdvances(of: layout, at: 0, to: &advanceAtByte, clusterStarts: &clusterStarts)
         var attrCount: Int32 = 0
         let attrs = pango_layout_get_log_attrs_readonly(layout.opaque, &attrCount)!
         return prepared(
-            paragraph, advanceAtByte: advanceAtByte, breaks: UnsafeBufferPointer(start: attrs, count: Int(attrCount)))
+            paragraph, advanceAtByte: advanceAtByte, clusterStarts: clusterStarts,
+            breaks: UnsafeBufferPointer(start: attrs, count: Int(attrCount)))
     }
 
     /// ``prepare(_:text:paragraph:)`` for a paragraph too wide for one layout: each piece
@@ -199,6 +201,7 @@ extension PangoShaper {
     fileprivate func prepareInPieces(text: String, paragraph: StyledParagraph, starts: [Int]) -> PreparedParagraph {
         let bytes = Array(text.utf8)
         var advanceAtByte = [Int32](repeating: 0, count: bytes.count + 1)
+        var clusterStarts = [Bool](repeating: false, count: bytes.count + 1)
         let pieces = ParagraphPieces(runs: paragraph.runs, starts: starts, bytes: bytes, wraps: false)
         var start = 0
         // The first run that ends after the piece's start: each piece looks at its own runs
@@ -229,16 +232,21 @@ extension PangoShaper {
             }
             let layout = unwrappedLayout(
                 text: String(decoding: bytes[start..<end], as: UTF8.self), paragraph: piece, starts: pieceStarts)
-            Self.addAdvances(of: layout, at: start, to: &advanceAtByte)
+            Self.addAdvances(of: layout, at: start, to: &advanceAtByte, clusterStarts: &clusterStarts)
             start = end
         }
         let attrs = BreakAttributes.of(PDFText.sameLength(text), language: pango_context_get_language(context.opaque))
-        return attrs.withUnsafeBufferPointer { prepared(paragraph, advanceAtByte: advanceAtByte, breaks: $0) }
+        return attrs.withUnsafeBufferPointer {
+            prepared(paragraph, advanceAtByte: advanceAtByte, clusterStarts: clusterStarts, breaks: $0)
+        }
     }
 
     /// Adds the glyph advances of every line of `layout` (whose text starts at byte `offset`
-    /// of the paragraph's) to `advanceAtByte`, each at the byte its cluster starts at.
-    private static func addAdvances(of layout: GObjectRef, at offset: Int, to advanceAtByte: inout [Int32]) {
+    /// of the paragraph's) to `advanceAtByte`, each at the byte its cluster starts at, and marks
+    /// those bytes in `clusterStarts`.
+    private static func addAdvances(
+        of layout: GObjectRef, at offset: Int, to advanceAtByte: inout [Int32], clusterStarts: inout [Bool]
+    ) {
         let byteCount = advanceAtByte.count - 1
         var node = pango_layout_get_lines_readonly(layout.opaque)
         while let lineNode = node {
@@ -246,7 +254,9 @@ extension PangoShaper {
                 itemOffset, glyphs in
                 for j in 0..<Int(glyphs.pointee.num_glyphs) {
                     let byte = offset + itemOffset + Int(glyphs.pointee.log_clusters[j])
-                    if byte <= byteCount { advanceAtByte[byte] += glyphs.pointee.glyphs[j].geometry.width }
+                    guard byte <= byteCount else { continue }
+                    advanceAtByte[byte] += glyphs.pointee.glyphs[j].geometry.width
+                    clusterStarts[byte] = true
                 }
             }
             node = lineNode.pointee.next
@@ -257,7 +267,8 @@ extension PangoShaper {
     /// the break opportunities before each (`breaks`: Pango log attributes, one per scalar and
     /// one for the end).
     private func prepared(
-        _ paragraph: StyledParagraph, advanceAtByte: [Int32], breaks attrs: UnsafeBufferPointer<PangoLogAttr>
+        _ paragraph: StyledParagraph, advanceAtByte: [Int32], clusterStarts: [Bool],
+        breaks attrs: UnsafeBufferPointer<PangoLogAttr>
     ) -> PreparedParagraph {
         let byteCount = advanceAtByte.count - 1
         var scalars: [Unicode.Scalar] = []
@@ -274,14 +285,19 @@ extension PangoShaper {
         }
         var byte = 0
         let scale = Double(PANGO_SCALE)
-        for s in scalars {
+        // Scalars inside a glyph cluster of several characters (a ligature: Inter draws `->` as
+        // one arrow): no line breaks before them, since a line cannot end inside a glyph.
+        var insideCluster = [Bool](repeating: false, count: scalars.count + 1)
+        for (index, s) in scalars.enumerated() {
             advances.append(Double(advanceAtByte[byte]) / scale)
+            insideCluster[index] =
+                index > 0 && !clusterStarts[byte] && Self.isDrawn(s) && Self.isDrawn(scalars[index - 1])
             byte += UTF8.width(s)
         }
         let count = min(attrs.count, scalars.count + 1)
         var lineBreak = [Bool](repeating: false, count: scalars.count + 1)
         var charBreak = lineBreak
-        for i in 0..<count {
+        for i in 0..<count where !insideCluster[i] {
             lineBreak[i] = attrs[i].is_line_break != 0
             charBreak[i] = attrs[i].is_char_break != 0
         }
@@ -289,6 +305,16 @@ extension PangoShaper {
         return PreparedParagraph(
             scalars: scalars, runIndex: runIndex, advances: advances, lineBreakBefore: lineBreak,
             charBreakBefore: charBreak, hyphenWidths: hyphens)
+    }
+
+    /// Whether `scalar` is drawn as a glyph of a run (a letter, mark, number, punctuation or
+    /// symbol), not a space, separator or control, which Pango may set apart from any cluster.
+    private static func isDrawn(_ scalar: Unicode.Scalar) -> Bool {
+        switch scalar.properties.generalCategory {
+        case .spaceSeparator, .lineSeparator, .paragraphSeparator, .control, .format, .surrogate, .unassigned:
+            false
+        default: true
+        }
     }
 
     /// Width of "-" in the run's face, pt (cached per face).

@@ -98,6 +98,20 @@ import Testing
         }
     }
 
+    /// A line never ends inside a glyph cluster of several characters: Inter draws `->` and
+    /// `-->` as one arrow, and a break allowed after the hyphen (UAX #14) fell inside it; when a
+    /// run of spaces wider than the measure followed, the line after it was lost with the words
+    /// on it (make fuzz, seed 1558601524242621459, case 10252: em quads around `-->`).
+    @Test(arguments: ["->", "-->", "x->", "\u{2013}>"])
+    func wordsAfterALigatureAndARunOfSpacesAreSet(ligature: String) throws {
+        let markdown =
+            String(repeating: "\u{2001}", count: 30) + ligature + String(repeating: "\u{2001}", count: 50)
+            + "xjuliet after juliet\n"
+        let (words, _) = try wordsOnThePage(markdown, name: "ligature-\(ligature.unicodeScalars.count)")
+        let text = words.joined(separator: " ")
+        #expect(text.contains(">") && text.contains("xjuliet after juliet"), "set: \(text)")
+    }
+
     /// The no-break spaces (U+00A0, U+202F, U+2007) never break: the words they join stay on
     /// one line however many lines the paragraph takes.
     @Test(arguments: ["\u{A0}", "\u{202F}", "\u{2007}"])
