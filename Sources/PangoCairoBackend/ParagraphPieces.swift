@@ -123,13 +123,8 @@ struct ParagraphPieces {
         return low
     }
 
+    /// The run holding byte `byte`: the last whose start is at or before it.
     private func runIndex(atByte byte: Int) -> Int {
-        var low = 0
-        var high = starts.count
-        while low < high {
-            let mid = (low + high) / 2
-            if starts[mid] <= byte { low = mid + 1 } else { high = mid }
-        }
-        return max(0, low - 1)
+        max(0, Self.firstIndex(in: starts, after: byte) - 1)
     }
 }
