@@ -37,6 +37,10 @@ final class FontCache {
     /// Per request with a family list: its first family alone (``FirstFamily``), or nil when the
     /// list must stay whole (colour families in it, or a first family that is not installed).
     var firstFamilies: [FontSpec: FirstFamily?] = [:]
+    /// Per family list, the list Pango is asked for (``PangoSetup/asked(_:)``).
+    var askedFamilies: [[String]: [String]] = [:]
+    /// The configuration's family names that fontconfig knows nothing of, read on first use.
+    var unknownFamilies: UnknownFamilies?
 
     func removeAll() {
         descriptions.removeAll()
@@ -49,6 +53,7 @@ final class FontCache {
         boldWeights.removeAll()
         resolved.removeAll()
         firstFamilies.removeAll()
+        askedFamilies.removeAll()
     }
 }
 
@@ -61,14 +66,53 @@ struct FirstFamily {
 }
 
 extension PangoSetup {
+    /// `font` as Pango is asked for it: the families this configuration knows nothing of
+    /// (``UnknownFamilies``: not installed, and named by no fontconfig rule, as an alias such as
+    /// `Helvetica` is) left out of its list, all but the first, which is asked as the stand-in
+    /// name. fontconfig resolves the two lists to the same faces in the same order, and the
+    /// first family alone (the face line metrics are measured with) to the same face, so every
+    /// request for a family that is not installed shares the fontconfig work of one: a warning
+    /// says the family is not found (`FontCheck`), and after it the name costs nothing.
+    func asked(_ font: FontSpec) -> FontSpec {
+        let families: [String]
+        if let known = cache.askedFamilies[font.families] {
+            families = known
+        } else {
+            if cache.unknownFamilies == nil { cache.unknownFamilies = UnknownFamilies.of(configuration) }
+            let unknown = cache.unknownFamilies!
+            var kept: [String] = []
+            if let standIn = unknown.standIn {
+                for (index, family) in font.families.enumerated() {
+                    if !unknown.contains(family) {
+                        kept.append(family)
+                    } else if index == 0 {
+                        kept.append(standIn)
+                    }
+                }
+            } else {
+                kept = font.families
+            }
+            families = kept
+            cache.askedFamilies[font.families] = kept
+        }
+        guard families != font.families else { return font }
+        var asked = font
+        asked.families = families
+        return asked
+    }
+
     /// The Pango description of `font` (colour families left to Pango's emoji presentation,
-    /// ``ColorFonts``; a semibold the first family lacks asked as bold, ``SyntheticBold``),
-    /// made once per request.
+    /// ``ColorFonts``; a semibold the first family lacks asked as bold, ``SyntheticBold``;
+    /// families fontconfig knows nothing of left out, ``asked(_:)``), made once per request.
     func description(_ font: FontSpec) -> FontDescription {
         if let description = cache.descriptions[font] { return description }
-        let description = FontDescription(
-            families: font.families, weight: SyntheticBold.weight(for: font, setup: self),
-            italic: font.italic, size: font.size, in: configuration)
+        let asked = asked(font)
+        let description =
+            asked != font
+            ? description(asked)
+            : FontDescription(
+                families: font.families, weight: SyntheticBold.weight(for: font, setup: self),
+                italic: font.italic, size: font.size, in: configuration)
         cache.descriptions[font] = description
         return description
     }
@@ -93,6 +137,8 @@ extension PangoSetup {
     /// whole list when it is of the first family, else the first family alone (a family that is
     /// not installed, or a generic name such as `sans-serif`).
     func primaryFace(_ font: FontSpec) -> GObjectRef? {
+        let asked = asked(font)
+        if asked != font { return primaryFace(asked) }
         guard let first = font.families.first else { return firstFace(font) }
         if font.families.count > 1, ColorFonts.textFamilies(font.families, in: configuration) == font.families {
             return firstFace(FontSpec(families: [first], weight: font.weight, italic: font.italic, size: font.size))
@@ -159,7 +205,10 @@ extension PangoSetup {
     func firstFamily(_ font: FontSpec) -> FirstFamily? {
         if let known = cache.firstFamilies[font] { return known }
         var result: FirstFamily?
-        if font.families.count > 1, ColorFonts.textFamilies(font.families, in: configuration) == font.families,
+        let asked = asked(font)
+        if asked != font {
+            result = firstFamily(asked)
+        } else if font.families.count > 1, ColorFonts.textFamilies(font.families, in: configuration) == font.families,
             let name = font.families.first
         {
             let alone = FontSpec(families: [name], weight: font.weight, italic: font.italic, size: font.size)

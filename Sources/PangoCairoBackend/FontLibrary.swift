@@ -192,6 +192,13 @@ public enum FontLibrary {
         }
     }
 
+    /// `families` as Pango is asked for them: the families fontconfig knows nothing of left
+    /// out, a first one asked as one stand-in name (``PangoSetup/asked(_:)``). Two lists asked
+    /// alike set every character in the same face.
+    public static func askedFamilies(_ families: [String], in session: FontSession = FontSession()) -> [String] {
+        withSetup(session) { setup in setup.asked(FontSpec(families: families, size: 10)).families }
+    }
+
     /// Height in pt of the ink of `text` set in `font` (fallbacks included): what the glyphs
     /// actually cover, e.g. the Hangul syllable box of "한". nil for text with no ink.
     public static func inkHeight(

@@ -42,6 +42,8 @@ struct StyleOverrides {
     var tabSize: Int?
     /// Where line-height keys were written (a span's are ignored, with a warning there).
     var lineHeightLocation: SourceLocation?
+    /// Where `size` was written (``AttributeSizes`` warns there).
+    var sizeLocation: SourceLocation?
     var alignmentLocation: SourceLocation?
 
     /// No overrides.
@@ -149,7 +151,10 @@ struct StyleOverrides {
                 lineHeightLocation = at
             }
         case "size":
-            if let points = number(TypographicLimits.size) { size = points }
+            if let points = number(TypographicLimits.size) {
+                size = points
+                sizeLocation = at
+            }
         case "weight":
             if let value, let named = FontWeight(name: value) {
                 weight = named

@@ -110,6 +110,9 @@ public struct Styler: Sendable {
     var pandocBlocks: [(name: String, tally: ExampleTally)] = []
     /// Links into other Markdown files (`other.md#part`): counted, one warning per document.
     var otherFileLinks: (count: Int, first: (String, SourceLocation?)?) = (0, nil)
+    /// The font sizes written in attributes so far, and those set at a nearer one
+    /// (``AttributeSizes``).
+    var attributeSizes = AttributeSizes()
     /// The last structure element id handed out (``newElement(_:alternativeText:in:)``).
     var nextStructureID = 0
     /// One shared appearance box for each distinct run appearance met so far.
@@ -214,7 +217,9 @@ public struct Styler: Sendable {
     /// Returns its written settings, with a warning for each that is not understood.
     mutating func enter(_ block: Block) -> StyleOverrides {
         if let location = block.location { currentLocation = location }
-        return StyleOverrides(block.attributes, theme: theme, diagnostics: &diagnostics)
+        var overrides = StyleOverrides(block.attributes, theme: theme, diagnostics: &diagnostics)
+        admitSize(&overrides)
+        return overrides
     }
 
     mutating func append(_ block: Block, context: BlockContext, to blocks: inout [StyledBlock]) {
@@ -1025,13 +1030,15 @@ public struct Styler: Sendable {
         unansweredMathReferences = []
     }
 
-    /// Names what was tallied as it was met: the images set as alt text inside lines (those
-    /// that could not be read, and remote ones) and each kind of Pandoc's block syntax. A
+    /// Names what was tallied as it was met: the font sizes set at a nearer one
+    /// (``warnMovedSizes()``), the images set as alt text inside lines (those that could not be
+    /// read, and remote ones) and each kind of Pandoc's block syntax. A
     /// warning for each of the first few of a kind, each quoting what is written (at most 60
     /// characters) and placed where it is written (``Diagnostic/subject``), the last standing
     /// for the rest (``Diagnostic/repeats``), so ``Diagnostic/coalesced(_:)`` says them as one
     /// warning with their count.
     mutating func warnTalliedExamples() {
+        warnMovedSizes()
         let kinds: [(ExampleTally, Diagnostic.Kind, (String) -> String)] =
             [
                 (
@@ -1615,8 +1622,9 @@ public struct Styler: Sendable {
         }
         if let id = attributes.id { registerAnchor(id, at: attributes.location) }
         var diagnosticsCopy: [Diagnostic] = []
-        let overrides = StyleOverrides(attributes, theme: theme, diagnostics: &diagnosticsCopy)
+        var overrides = StyleOverrides(attributes, theme: theme, diagnostics: &diagnosticsCopy)
         diagnostics += diagnosticsCopy
+        admitSize(&overrides)
         if overrides.lineHeight != nil || overrides.leading != nil {
             warn(
                 "line height applies to whole paragraphs; ignored on a span",

@@ -47,15 +47,20 @@ struct FontCheck {
     private var seen = Set<Request>()
     /// A family list each family was seen in.
     private var listOf: [String: [String]] = [:]
-    /// The first run style of each family list (coverage is asked with it).
+    /// The first run style of each asked family list (coverage is asked with it).
     private var styles: [[String]: FontSpec] = [:]
-    /// The first run style of each family list that needs a face beyond the first family
+    /// The first run style of each asked family list that needs a face beyond the first family
     /// (characters from U+2E80 on): coverage is asked with it when there is one, so the check
     /// loads the whole list at a size and weight shaping loads it at anyway — text the first
     /// family's face has is shaped with that family alone (`FontLibrary.coverage`).
     private var fallbackStyles: [[String]: FontSpec] = [:]
-    /// Characters already looked up, per family list; printable ASCII as a 94-bit set (most text
-    /// is ASCII, and a bit test is far cheaper than hashing a `Character`).
+    /// Each family list met, as Pango is asked for it (`FontLibrary.askedFamilies`): lists
+    /// that differ only in families that are not installed draw every character alike, so
+    /// styles and characters are kept per asked list, and a document naming thousands of
+    /// missing families looks its characters up once.
+    private var askedLists: [[String]: [String]] = [:]
+    /// Characters already looked up, per asked family list; printable ASCII as a 94-bit set (most
+    /// text is ASCII, and a bit test is far cheaper than hashing a `Character`).
     private var checked: [[String]: Set<Character>] = [:]
     private var checkedASCII: [[String]: (UInt64, UInt64)] = [:]
     /// Characters no font draws, one entry per block that first shows some of them.
@@ -180,7 +185,14 @@ struct FontCheck {
         let strong = Styler.bolder(paragraphWeight)
         let cascade = [paragraphWeight, strong, Styler.bolder(strong)].contains(run.style.font.weight)
         let font = run.style.font
-        if styles[font.families] == nil { styles[font.families] = font }
+        let list: [String]
+        if let known = askedLists[font.families] {
+            list = known
+        } else {
+            list = FontLibrary.askedFamilies(font.families, in: fonts)
+            askedLists[font.families] = list
+        }
+        if styles[list] == nil { styles[list] = font }
         var allASCII = true
         var low: UInt64 = 0
         var high: UInt64 = 0
@@ -195,7 +207,7 @@ struct FontCheck {
             }
         }
         let needsFallback = !allASCII && run.text.unicodeScalars.contains(where: Self.isSetInAFallbackFace)
-        if needsFallback, fallbackStyles[font.families] == nil { fallbackStyles[font.families] = font }
+        if needsFallback, fallbackStyles[list] == nil { fallbackStyles[list] = font }
         for (position, family) in (needsFallback ? font.families[...] : font.families.prefix(1)).enumerated() {
             if listOf[family] == nil { listOf[family] = font.families }
             let request = Request(family: family, weight: font.weight, italic: font.italic, ownCascade: cascade)
@@ -218,17 +230,17 @@ struct FontCheck {
         }
         if allASCII {
             guard low | high != 0 else { return }
-            let old = checkedASCII[font.families] ?? (0, 0)
+            let old = checkedASCII[list] ?? (0, 0)
             let new = (low & ~old.0, high & ~old.1)
             guard new.0 | new.1 != 0 else { return }
-            checkedASCII[font.families] = (old.0 | low, old.1 | high)
+            checkedASCII[list] = (old.0 | low, old.1 | high)
             // The first place of each new character in this run.
             var pending = new
             for (i, byte) in run.text.utf8.enumerated() where byte > 0x20 && byte < 0x7F {
                 let bit: UInt64 = byte < 64 ? 1 << UInt64(byte) : 1 << UInt64(byte - 64)
                 if byte < 64 ? pending.0 & bit != 0 : pending.1 & bit != 0 {
                     if byte < 64 { pending.0 &= ~bit } else { pending.1 &= ~bit }
-                    findings.characters[font.families, default: []].append(
+                    findings.characters[list, default: []].append(
                         (Character(Unicode.Scalar(byte)), offset.map { $0 + i }))
                     if pending.0 | pending.1 == 0 { break }
                 }
@@ -237,12 +249,12 @@ struct FontCheck {
         }
         // The family list's checked characters are looked up once for the run, not once per
         // character (hashing the list each time cost more than the check itself).
-        let oldASCII = checkedASCII[font.families]
+        let oldASCII = checkedASCII[list]
         var ascii = oldASCII ?? (0, 0)
-        var others = checked.removeValue(forKey: font.families)
+        var others = checked.removeValue(forKey: list)
         defer {
-            if ascii != oldASCII ?? (0, 0) { checkedASCII[font.families] = ascii }
-            if let others { checked[font.families] = others }
+            if ascii != oldASCII ?? (0, 0) { checkedASCII[list] = ascii }
+            if let others { checked[list] = others }
         }
         var index = run.text.utf8.startIndex
         for character in run.text {
@@ -262,7 +274,7 @@ struct FontCheck {
                 guard others!.insert(character).inserted else { continue }
             }
             let at = offset.map { $0 + run.text.utf8.distance(from: run.text.utf8.startIndex, to: index) }
-            findings.characters[font.families, default: []].append((character, at))
+            findings.characters[list, default: []].append((character, at))
         }
     }
 
@@ -318,6 +330,7 @@ struct FontCheck {
         seen.formUnion(other.seen)
         styles.merge(other.styles) { mine, _ in mine }
         for (family, list) in other.listOf where listOf[family] == nil { listOf[family] = list }
+        askedLists.merge(other.askedLists) { mine, _ in mine }
         for (families, set) in other.checked { checked[families, default: []].formUnion(set) }
         for (families, bits) in other.checkedASCII {
             let old = checkedASCII[families] ?? (0, 0)
