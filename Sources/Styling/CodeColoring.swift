@@ -126,7 +126,12 @@ extension Styler {
     /// is `text` exactly, so extraction and tagging see the code as written. One run of `base`
     /// when highlighting is off or `definition` is nil.
     func codeRuns(_ text: String, definition: String?, base: RunStyle) -> [StyledRun] {
-        highlightedCode(text, definition: definition, base: base).runs
+        let code = highlightedCode(text, definition: definition, base: base)
+        if let runs = code.runs { return runs }
+        // A block's colours alone were kept (``HighlightedCode``): the runs are made from its tokens.
+        guard let definition else { return [StyledRun(text, style: base)] }
+        let table = TokenStyleTable.table(base: base, code: theme.code)
+        return highlightedRuns(text, spans: CodeHighlighter.tokens(in: text, definition: definition), table: table)
     }
 
     /// A code block's `text` as ``codeRuns(_:definition:base:)`` makes it, but one run of
@@ -137,47 +142,39 @@ extension Styler {
         runs: [StyledRun], colors: TokenColors?
     ) {
         let code = highlightedCode(text, definition: definition, base: base)
-        guard let colors = code.colors else { return (code.runs, nil) }
-        return ([StyledRun(text, style: base)], colors)
+        if let colors = code.colors { return ([StyledRun(text, style: base)], colors) }
+        return (code.runs ?? [StyledRun(text, style: base)], nil)
     }
 
     /// `text`'s runs (``codeRuns(_:definition:base:)``) and, where they differ from `base` only
-    /// in colour, its ``TokenColors``: made once a document for each text and style.
+    /// in colour, its ``TokenColors``: made once a document for each text and style. Where the
+    /// colours say all, they are found from the tokens without making the runs.
     private func highlightedCode(_ text: String, definition: String?, base: RunStyle) -> HighlightedCode {
         guard highlightsCode, theme.code.highlights, let definition, !text.isEmpty else {
             return HighlightedCode(runs: [StyledRun(text, style: base)], colors: nil)
         }
         let key = CodeRunKey(text: text, definition: definition, base: base, code: theme.code)
         if let known = CodeRunKey.cache.value(for: key) { return known }
-        let runs = highlightedRuns(text, definition: definition, base: base)
-        let code = HighlightedCode(runs: runs, colors: TokenColors(runs, base: base))
+        let spans = CodeHighlighter.tokens(in: text, definition: definition)
+        let table = TokenStyleTable.table(base: base, code: theme.code)
+        let code: HighlightedCode
+        if let colors = table.colors(of: spans, in: text) {
+            code = HighlightedCode(runs: nil, colors: colors)
+        } else {
+            let runs = highlightedRuns(text, spans: spans, table: table)
+            code = HighlightedCode(runs: runs, colors: TokenColors(runs, base: base))
+        }
         CodeRunKey.cache.store(code, for: key, size: text.utf8.count)
         return code
     }
 
-    /// `text` as runs of `base`, each token of `definition` in its theme style (``codeRuns``,
-    /// which keeps what this makes).
-    private func highlightedRuns(_ text: String, definition: String, base: RunStyle) -> [StyledRun] {
-        let spans = CodeHighlighter.tokens(in: text, definition: definition)
+    /// `text` as runs of the table's base style, each token of `spans` in its style
+    /// (``codeRuns``, which keeps what this makes).
+    private func highlightedRuns(_ text: String, spans: [TokenSpan], table: TokenStyleTable) -> [StyledRun] {
+        let base = table.base
         guard !spans.isEmpty else { return [StyledRun(text, style: base)] }
         let bytes = Array(text.utf8)
         var runs: [StyledRun] = []
-        var position = 0
-        // One style a token kind: each made once, and runs of one kind share it (compared by
-        // identity before by value).
-        var styles: [CodeToken: RunStyle] = [:]
-        func tokenStyle(_ token: CodeToken) -> RunStyle {
-            if let known = styles[token] { return known }
-            var style = base
-            if let tokenStyle = theme.code.style(for: token) {
-                style.color = tokenStyle.color
-                if tokenStyle.bold { style.font.weight = .bold }
-                if tokenStyle.italic { style.font.italic = true }
-                if let background = tokenStyle.background { style.background = background }
-            }
-            styles[token] = style
-            return style
-        }
         // The run being gathered: pieces of one style are appended to a string of its own, in
         // place (appended to the array's last run after a copy of that run was read, the text
         // was shared and copied whole each time: a line of 400,000 characters took 2.6 s).
@@ -196,6 +193,7 @@ extension Styler {
                 pending = (piece, style)
             }
         }
+        var position = 0
         for span in spans where span.start >= position && span.start + span.length <= bytes.count {
             // Spaces and line ends between two tokens take the previous token's style: they
             // draw no ink, and a monospaced face's space has one advance in every weight, so
@@ -207,12 +205,189 @@ extension Styler {
             let last = pending?.style ?? runs.last?.style
             let previous = last.flatMap { $0.background == base.background ? $0 : nil }
             append(gap, blank ? (previous ?? base) : base)
-            append(span.range, tokenStyle(span.token))
+            append(span.range, table.style(for: span.token))
             position = span.start + span.length
         }
         append(position..<bytes.count, base)
         flush()
         return runs
+    }
+}
+
+/// The style each kind of token takes in code of one base style under one code style: made
+/// once for each pair (a document's code blocks share one), each distinct style once, so that
+/// a block's runs of one kind share a style and its colours can be found from the tokens alone
+/// (``colors(of:in:)``).
+final class TokenStyleTable: Sendable {
+    /// The style of code that is no token.
+    let base: RunStyle
+    /// The code style the token styles come from.
+    let code: CodeStyle
+    /// Each distinct style, `base` first: a token style equal to another is stored once.
+    private let styles: [RunStyle]
+    /// The index in ``styles`` of each token kind's style, by ``slot(of:)``.
+    private let slots: [Int]
+    /// For each of ``styles``, whether its background is the base style's.
+    private let keepsBackground: [Bool]
+    /// For each of ``styles``, whether it differs from `base` in nothing but an opaque fill colour and
+    /// its background (as ``TokenColors`` asks of every run).
+    private let colorOnly: [Bool]
+
+    private init(base: RunStyle, code: CodeStyle) {
+        self.base = base
+        self.code = code
+        var styles = [base]
+        var slots: [Int] = []
+        for token in CodeToken.allCases {
+            var style = base
+            if let tokenStyle = code.style(for: token) {
+                style.color = tokenStyle.color
+                if tokenStyle.bold { style.font.weight = .bold }
+                if tokenStyle.italic { style.font.italic = true }
+                if let background = tokenStyle.background { style.background = background }
+            }
+            if let index = styles.firstIndex(of: style) {
+                slots.append(index)
+            } else {
+                slots.append(styles.count)
+                styles.append(style)
+            }
+        }
+        self.styles = styles
+        self.slots = slots
+        keepsBackground = styles.map { $0.background == base.background }
+        // The base style itself passes as TokenColors passes it, whatever its colour's opacity;
+        // a style equal to it is stored as it.
+        colorOnly = styles.enumerated().map { index, style in
+            guard index > 0 else { return true }
+            var recoloured = style
+            recoloured.color = base.color
+            recoloured.background = base.background
+            return recoloured == base && style.color.alpha >= 1
+        }
+    }
+
+    /// The style of tokens of kind `token`.
+    func style(for token: CodeToken) -> RunStyle {
+        styles[slots[Self.slot(of: token)]]
+    }
+
+    /// The tokens' colours of `text` (``TokenColors``), as ``TokenColors/init(_:base:)`` finds
+    /// them in the runs ``Styler/codeRuns(_:definition:base:)`` makes of `spans`, found from the
+    /// spans without making the runs; nil when those colours would be nil (the runs are then
+    /// needed) or when the base colour is not opaque.
+    func colors(of spans: [TokenSpan], in text: String) -> TokenColors? {
+        guard !spans.isEmpty, base.color.alpha >= 1 else { return nil }
+        let found = text.utf8.withContiguousStorageIfAvailable { colors(of: spans, bytes: $0) }
+        if let found { return found }
+        return Array(text.utf8).withUnsafeBufferPointer { colors(of: spans, bytes: $0) }
+    }
+
+    private func colors(of spans: [TokenSpan], bytes: UnsafeBufferPointer<UInt8>) -> TokenColors? {
+        var starts: [Int] = []
+        var colors: [RGBAColor] = []
+        var backgrounds: [TokenColors.Background] = []
+        var runCount = 0
+        var failed = false
+        // The run being gathered (bytes and style index), and the style of the last run made.
+        var pending: (bytes: Range<Int>, style: Int)?
+        var lastMade: Int?
+        func flush() {
+            guard let run = pending else { return }
+            pending = nil
+            lastMade = run.style
+            runCount += 1
+            guard colorOnly[run.style] else {
+                failed = true
+                return
+            }
+            let style = styles[run.style]
+            if let background = style.background, background != base.background {
+                backgrounds.append(TokenColors.Background(bytes: run.bytes, color: background))
+            }
+            if colors.last != style.color {
+                starts.append(run.bytes.lowerBound)
+                colors.append(style.color)
+            }
+        }
+        func append(_ range: Range<Int>, _ style: Int) {
+            guard !range.isEmpty else { return }
+            if let run = pending, run.style == style {
+                pending = (run.bytes.lowerBound..<range.upperBound, style)
+            } else {
+                flush()
+                pending = (range, style)
+            }
+        }
+        var position = 0
+        for span in spans where span.start >= position && span.start + span.length <= bytes.count {
+            // As the runs are made: blanks between tokens take the previous token's style.
+            let gap = position..<span.start
+            let blank = bytes[gap].allSatisfy { $0 == 0x20 || $0 == 0x0A }
+            let previous = (pending?.style ?? lastMade).flatMap { keepsBackground[$0] ? $0 : nil }
+            append(gap, blank ? (previous ?? 0) : 0)
+            append(span.range, slots[Self.slot(of: span.token)])
+            position = span.start + span.length
+            if failed { return nil }
+        }
+        append(position..<bytes.count, 0)
+        flush()
+        guard !failed, runCount > 1, colors.count > 1 || !backgrounds.isEmpty else { return nil }
+        starts[0] = 0
+        return TokenColors(starts: starts, colors: colors, backgrounds: backgrounds)
+    }
+
+    /// The table for `base` under `code`, made on first use.
+    static func table(base: RunStyle, code: CodeStyle) -> TokenStyleTable {
+        lock.lock()
+        defer { lock.unlock() }
+        if let known = tables.last(where: { $0.base == base && $0.code.name == code.name && $0.code == code }) {
+            return known
+        }
+        let table = TokenStyleTable(base: base, code: code)
+        if tables.count >= 16 { tables.removeFirst() }
+        tables.append(table)
+        return table
+    }
+
+    nonisolated(unsafe) private static var tables: [TokenStyleTable] = []
+    private static let lock = NSLock()
+
+    /// The position of `token` in ``CodeToken/allCases``, without hashing its name (as a
+    /// dictionary keyed by it does, once a token).
+    static func slot(of token: CodeToken) -> Int {
+        switch token {
+        case .keyword: 0
+        case .controlFlow: 1
+        case .type: 2
+        case .function: 3
+        case .builtIn: 4
+        case .extension: 5
+        case .variable: 6
+        case .constant: 7
+        case .number: 8
+        case .string: 9
+        case .verbatimString: 10
+        case .specialString: 11
+        case .char: 12
+        case .escape: 13
+        case .import: 14
+        case .comment: 15
+        case .documentation: 16
+        case .annotation: 17
+        case .commentVariable: 18
+        case .regionMarker: 19
+        case .information: 20
+        case .warning: 21
+        case .alert: 22
+        case .preprocessor: 23
+        case .attribute: 24
+        case .operator: 25
+        case .error: 26
+        case .inserted: 27
+        case .deleted: 28
+        case .others: 29
+        }
     }
 }
 
@@ -272,7 +447,9 @@ struct CodeRunKey: Hashable {
 
 /// Highlighted code as runs, and its ``TokenColors`` when its runs differ only in colour.
 struct HighlightedCode {
-    var runs: [StyledRun]
+    /// The runs; nil when ``colors`` were found from the tokens without making them
+    /// (``TokenStyleTable/colors(of:in:)``): a code block needs only those.
+    var runs: [StyledRun]?
     var colors: TokenColors?
 }
 
@@ -340,7 +517,8 @@ public struct TokenColors: Hashable, Sendable {
         starts[0] = 0
     }
 
-    private init(starts: [Int], colors: [RGBAColor], backgrounds: [Background]) {
+    /// Colours from each of `starts` (the first 0), and `backgrounds`, as given.
+    init(starts: [Int], colors: [RGBAColor], backgrounds: [Background]) {
         self.starts = starts
         self.colors = colors
         self.backgrounds = backgrounds

@@ -18,6 +18,9 @@
 #include <QStringView>
 #include <QVector>
 
+#include <dlfcn.h>
+
+#include <cstdint>
 #include <cstdlib>
 #include <cstring>
 #include <mutex>
@@ -182,6 +185,24 @@ int32_t utf8Bytes(char16_t unit) {
 }
 
 }  // namespace
+
+// Qt 5 compiles every regular expression's just-in-time code for the three modes PCRE2 has
+// (`PCRE2_JIT_COMPLETE | PCRE2_JIT_PARTIAL_SOFT | PCRE2_JIT_PARTIAL_HARD`, qregularexpression.cpp's
+// `optimizePattern`), as soon as the pattern is compiled. KSyntaxHighlighting matches only
+// whole (`QRegularExpression::NormalMatch`), which runs the complete mode's code, so the partial
+// modes' code was two thirds of the compiling and never ran. Qt looks this function up where
+// the dynamic loader looks, this library first among the ones loaded with it, so Qt's calls
+// come here and only the complete mode is compiled. A partial match, were one asked for, would
+// run in PCRE2's interpreter, which finds the same matches (pcre2jit(3), "UNSUPPORTED OPTIONS
+// AND PATTERN ITEMS" and "PARTIAL MATCHING").
+extern "C" __attribute__((visibility("default"))) int pcre2_jit_compile_16(void *code, uint32_t options) {
+    using Compile = int (*)(void *, uint32_t);
+    static const Compile compile = reinterpret_cast<Compile>(dlsym(RTLD_NEXT, "pcre2_jit_compile_16"));
+    // PCRE2_JIT_COMPLETE (pcre2.h), and PCRE2_ERROR_JIT_BADOPTION, which leaves the pattern
+    // to the interpreter, when PCRE2 is not found.
+    constexpr uint32_t completeMode = 0x1;
+    return compile != nullptr ? compile(code, options & completeMode) : -45;
+}
 
 extern "C" int32_t typeset_tshl_resolve_language(const char *language, char *buffer, int32_t capacity) {
     if (language == nullptr || buffer == nullptr || capacity <= 0 || language[0] == '\0') {
