@@ -51,14 +51,14 @@ enum FrontMatter {
         "title", "subtitle", "date", "lang", "theme", "paper", "header", "footer", "toc", "size-category",
         "bold-text", "justify", "line-break", "smart", "widows", "orphans", "hyphenate", "tab-size",
         "highlight", "open-right", "number-sections", "toc-depth", "math", "papersize", "fontsize", "linestretch",
-        "mainfont", "sansfont", "monofont",
+        "mainfont", "sansfont", "monofont", "abstract",
     ]
 
     /// One-value keys a list makes no sense for (a switch, a number, a size, a name of one
     /// thing): a list given to one of them is reported and ignored. The others join a list's
     /// items (`title: [A, B]` → "A, B"; the font keys, a list of families).
     static let listlessKeys: Set<String> = scalarKeys.subtracting([
-        "title", "subtitle", "date", "lang", "header", "footer", "mainfont", "sansfont", "monofont",
+        "title", "subtitle", "date", "lang", "header", "footer", "mainfont", "sansfont", "monofont", "abstract",
     ])
 
     /// Why a `lang` value is not a language tag (``LanguageTag``), or nil when it is: a list,
@@ -212,7 +212,13 @@ enum FrontMatter {
                     metadata.fieldLocations[canonical] = valueLocation
                 }
                 reader.cutAt = nil
+                reader.unshown = []
                 defer {
+                    // What a known key's value holds that its text cannot show is said where
+                    // it is written (an unknown key's value is not set anywhere).
+                    if knownKeys.contains(canonical) || canonical == "authors" {
+                        diagnostics += reader.unshown.map { Self.unshownWarning($0, key: key, places: places) }
+                    }
                     if let mark = reader.cutAt {
                         diagnostics.append(
                             Diagnostic(
@@ -255,6 +261,27 @@ enum FrontMatter {
             )
         }
         return nil
+    }
+
+    /// The warning for a part of `key`'s value that its text cannot show: a mapping met where
+    /// the value is read as text (in a list, or given to `keywords`), set as its values with its
+    /// keys quoted as not shown, or a key that is a list or a mapping, which is not read.
+    private static func unshownWarning(_ part: Reader.Unshown, key: String, places: YAMLPlaces) -> Diagnostic {
+        let message: String
+        switch part.kind {
+        case .mappingKeys(let keys):
+            let shown = keys.prefix(3).map { $0.count > 40 ? "'\($0.prefix(40))…'" : "'\($0)'" }
+            let named = (shown + (keys.count > 3 ? ["\(keys.count - 3) more"] : [])).joined(separator: ", ")
+            let (noun, verb) = keys.count == 1 ? ("key", "is") : ("keys", "are")
+            message =
+                "front matter '\(key)': a mapping here is set as its values only; its \(noun) \(named) \(verb) not "
+                + "shown (quote it, as \"key: value\", to set it as text)"
+        case .complexKey(let valueIgnored):
+            message =
+                "front matter '\(key)': a key that is a list or a mapping is not read"
+                + (valueIgnored ? "; its value is ignored" : "") + " (a key is one word or quoted text)"
+        }
+        return Diagnostic(.warning, message, at: places.location(part.mark), kind: .frontMatter)
     }
 
     /// Stores the value of front-matter `key` (`canonical`, written at `keyLocation`) in
@@ -337,6 +364,22 @@ enum FrontMatter {
         /// Where the first value past ``FrontMatter/maxDepth`` levels of nesting was met (its
         /// values are not read), since this was last set to nil.
         var cutAt: yaml_mark_t?
+        /// The parts of the values read as text or flattened whose text is not shown, in the
+        /// order met, since this was last emptied.
+        var unshown: [Unshown] = []
+
+        /// A part of a value whose text is not shown, and where it is written.
+        struct Unshown {
+            enum Kind {
+                /// A mapping read as text: its values are set, these keys are not.
+                case mappingKeys([String])
+                /// A mapping's key that is a list or a mapping (YAML's complex key): not read, and
+                /// its value with it where the keys name settings (`margins: {[a]: 1}`).
+                case complexKey(valueIgnored: Bool)
+            }
+            var kind: Kind
+            var mark: yaml_mark_t
+        }
 
         typealias Node = UnsafeMutablePointer<yaml_node_t>
 
@@ -402,8 +445,9 @@ enum FrontMatter {
             return result
         }
 
+        /// The text of a scalar node; "" for a list or a mapping (whose data is not a scalar's).
         static func scalar(_ node: Node) -> String {
-            guard let value = node.pointee.data.scalar.value else { return "" }
+            guard node.pointee.type == YAML_SCALAR_NODE, let value = node.pointee.data.scalar.value else { return "" }
             return String(
                 decoding: UnsafeBufferPointer(start: value, count: node.pointee.data.scalar.length), as: UTF8.self)
         }
@@ -429,7 +473,13 @@ enum FrontMatter {
             case YAML_SEQUENCE_NODE:
                 return items(node).flatMap { scalars($0, depth: depth + 1) }
             case YAML_MAPPING_NODE:
-                return pairs(node).flatMap { scalars($0.1, depth: depth + 1) }
+                let pairs = pairs(node)
+                let keys = pairs.filter { !Self.isNull($0.0) }.map { Self.scalar($0.0) }.filter { !$0.isEmpty }
+                if !keys.isEmpty { unshown.append(Unshown(kind: .mappingKeys(keys), mark: node.pointee.start_mark)) }
+                for (key, _) in pairs where key.pointee.type != YAML_SCALAR_NODE {
+                    unshown.append(Unshown(kind: .complexKey(valueIgnored: false), mark: key.pointee.start_mark))
+                }
+                return pairs.flatMap { scalars($0.1, depth: depth + 1) }
             default:
                 return []
             }
@@ -460,6 +510,9 @@ enum FrontMatter {
                     }), !parts.isEmpty
                 {
                     names.append(parts.joined(separator: " "))
+                } else if item.pointee.type == YAML_MAPPING_NODE {
+                    // Its values taken for the name (``namelessAuthor(_:)`` says so).
+                    names += pairs(item).flatMap { scalars($0.1, depth: 1) }
                 } else {
                     names += scalars(item)
                 }
@@ -507,6 +560,10 @@ enum FrontMatter {
             }
             if node.pointee.type == YAML_MAPPING_NODE {
                 for (k, v) in pairs(node) {
+                    guard k.pointee.type == YAML_SCALAR_NODE else {
+                        unshown.append(Unshown(kind: .complexKey(valueIgnored: true), mark: k.pointee.start_mark))
+                        continue
+                    }
                     flatten(v, key: key + "." + Self.scalar(k), into: &fields, added: &added, depth: depth + 1)
                 }
             } else if !Self.isNull(node) {

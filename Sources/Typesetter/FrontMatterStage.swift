@@ -24,7 +24,7 @@ struct FrontMatter {
     let insertionIndex: Int
     /// The PDF's title, author, subject and keywords.
     let info: DocumentInfo
-    /// The language warning, then the running texts' warnings.
+    /// The language warning, the title block's note warnings, then the running texts' warnings.
     let diagnostics: [Diagnostic]
 
     /// Builds the front matter of `document` in `settings`; `shaper` measures the running texts.
@@ -66,10 +66,31 @@ struct FrontMatter {
             subject: metadata.subtitle.map { FrontMatterText.plain($0, smart: smart) },
             keywords: metadata.keywords)
         diagnostics =
-            Self.languageWarnings(metadata)
+            Self.languageWarnings(metadata) + (titleBlock?.diagnostics ?? [])
             + Self.runningTextWarnings(
                 fit, measure: theme.page.measure, metadata: metadata,
                 requested: settings.requested)
+    }
+
+    /// `document` with its notes numbered after those of its title block
+    /// (``TitleBlock/noteCount(_:smart:)``), which come first, as Pandoc's LaTeX numbers a
+    /// `\thanks` in the title before the body's notes: each reference's and definition's number
+    /// raised by that count. The document itself when the render sets no title block or its
+    /// title block holds no note.
+    static func numberingNotesAfterTitleBlock(_ document: Document, options: RenderOptions) -> Document {
+        guard options.titleBlock else { return document }
+        let count = TitleBlock.noteCount(document.metadata, smart: MarkdownParser.smartPunctuation(document.metadata))
+        guard count > 0 else { return document }
+        let raise: @Sendable (Inline) -> Inline = { inline in
+            guard case .footnoteReference(let label, let number) = inline else { return inline }
+            return .footnoteReference(label: label, number: number + count)
+        }
+        let renumbered: @Sendable (Block) -> Block = { BookRewrite.block($0, visit: { _ in }, inline: raise) }
+        var document = document
+        document.blocks = document.blocks.mapped(renumbered)
+        document.footnotes = Dictionary(
+            uniqueKeysWithValues: document.footnotes.map { ($0.key + count, $0.value.map(renumbered)) })
+        return document
     }
 
     /// The title block's, then the contents' blocks, with the contents' page numbers from

@@ -21,6 +21,11 @@ struct TitleBlock {
     /// Index of the heading that is the document's title, if the document opens with one: the
     /// table of contents does not list it.
     let titleHeadingIndex: Int?
+    /// The number of notes the title block sets, numbered 1 through this.
+    let noteCount: Int
+    /// A warning for each note syntax in a value that no note can answer (a reference
+    /// `[^label]`, an unclosed `^[`), at the value.
+    let diagnostics: [Diagnostic]
 
     /// The structure id of the title's element (apart from the styled blocks' ids).
     ///
@@ -37,21 +42,38 @@ struct TitleBlock {
 
     /// `firstOutline`: the outline entry of the document's first styled block, if it has one
     /// (all the title block reads of the document, so a survey need not hold that block).
+    ///
+    /// A note `^[…]` in a value is set as a footnote of the page, numbered before the body's
+    /// notes in the order the title block sets the values (title, subtitle, author, date,
+    /// abstract), as Pandoc's LaTeX sets a note in the title or author with `\thanks`; the
+    /// body's notes are numbered after them (``FrontMatter/numberingNotesAfterTitleBlock(_:options:)``).
+    /// A title with a note is set even when the document opens with a heading of its text.
     init(theme: Theme, metadata: Metadata, smart: Bool, firstOutline: OutlineEntry?) {
         let opening = firstOutline?.level == 1 ? firstOutline?.title : nil
-        let title = metadata.title.flatMap { $0.trimmingCharacters(in: .whitespaces).isEmpty ? nil : $0 }
         var blocks: [StyledBlock] = []
+        var problems: [Diagnostic] = []
+        var notes = 0
         let spacing = theme.page.blockSpacing
         let secondary = theme.color(named: "secondary") ?? theme.textColor
         func line(_ value: String, role: TextRole, color: RGBAColor, spaceAfter: Double, key: String) {
-            if let paragraph = FrontMatterText.paragraph(value, smart: smart, role: role, color: color, theme: theme) {
-                blocks.append(StyledBlock(.paragraph(paragraph), spaceAfter: spaceAfter))
+            let location = metadata.fieldLocations[key]
+            if let reading = FrontMatterText.reading(value, smart: smart),
+                var block = FrontMatterText.block(
+                    reading, firstNote: notes + 1, location: location, role: role, color: color, theme: theme)
+            {
+                notes += reading.notes.keys.max() ?? 0
+                block.spaceAfter = spaceAfter
+                blocks.append(block)
+                problems += reading.noteProblems.map {
+                    Diagnostic(.warning, "front matter '\(key)': \($0)", at: location, kind: .footnote)
+                }
             } else {
                 blocks.append(theme.paragraphBlock(value, role: role, color: color, spaceAfter: spaceAfter))
             }
-            blocks[blocks.count - 1].location = metadata.fieldLocations[key]
+            blocks[blocks.count - 1].location = location
         }
-        if let title, FrontMatterText.plain(title, smart: smart) != opening {
+        let texts = Self.texts(metadata, smart: smart, opening: opening)
+        if let title = texts.first(where: { $0.key == "title" })?.value {
             line(title, role: .largeTitle, color: theme.textColor, spaceAfter: spacing, key: "title")
             blocks[blocks.count - 1].structure = [StructureElement(.heading1, id: Self.structureID)]
             titleHeadingIndex = nil
@@ -60,15 +82,13 @@ struct TitleBlock {
             titleHeadingIndex = opening == nil ? nil : 0
             insertionIndex = opening == nil ? 0 : 1
         }
-        if let subtitle = metadata.subtitle, !subtitle.isEmpty {
-            line(subtitle, role: .subTitle, color: secondary, spaceAfter: spacing, key: "subtitle")
+        for (key, value) in texts where ["subtitle", "author", "date"].contains(key) {
+            let subtitle = key == "subtitle"
+            line(
+                value, role: subtitle ? .subTitle : .body, color: secondary, spaceAfter: subtitle ? spacing : 0,
+                key: key)
         }
-        for (value, key) in [(metadata.author, "author"), (metadata.date, "date")] {
-            if let value, !value.isEmpty { line(value, role: .body, color: secondary, spaceAfter: 0, key: key) }
-        }
-        let paragraphs = (metadata.fields["abstract"] ?? "").components(separatedBy: "\n\n").map {
-            $0.trimmingCharacters(in: .whitespacesAndNewlines)
-        }.filter { !$0.isEmpty }
+        let paragraphs = texts.filter { $0.key == "abstract" }.map(\.value)
         if !paragraphs.isEmpty {
             if let last = blocks.indices.last { blocks[last].spaceAfter = spacing * 2 }
             line(
@@ -80,6 +100,34 @@ struct TitleBlock {
         }
         if let last = blocks.indices.last { blocks[last].spaceAfter = spacing * 3 }
         self.blocks = blocks
+        noteCount = notes
+        diagnostics = problems
+    }
+
+    /// The values the title block sets, in order, by key: the title (unless `opening`, the
+    /// text of the document's opening level-1 heading, is the title's and the title holds no
+    /// note), the subtitle, the author, the date, then each paragraph of the abstract.
+    static func texts(_ metadata: Metadata, smart: Bool, opening: String?) -> [(key: String, value: String)] {
+        var texts: [(key: String, value: String)] = []
+        if let title = metadata.title, !title.trimmingCharacters(in: .whitespaces).isEmpty,
+            opening == nil || FrontMatterText.plain(title, smart: smart) != opening
+                || FrontMatterText.noteCount(title, smart: smart) > 0
+        {
+            texts.append(("title", title))
+        }
+        for (key, value) in [("subtitle", metadata.subtitle), ("author", metadata.author), ("date", metadata.date)] {
+            if let value, !value.isEmpty { texts.append((key, value)) }
+        }
+        let paragraphs = (metadata.fields["abstract"] ?? "").components(separatedBy: "\n\n").map {
+            $0.trimmingCharacters(in: .whitespacesAndNewlines)
+        }.filter { !$0.isEmpty }
+        return texts + paragraphs.map { ("abstract", $0) }
+    }
+
+    /// The number of notes the title block of `metadata` sets: the body's notes are numbered
+    /// after them. The title is counted whenever it holds a note (it is then always set).
+    static func noteCount(_ metadata: Metadata, smart: Bool) -> Int {
+        texts(metadata, smart: smart, opening: nil).reduce(0) { $0 + FrontMatterText.noteCount($1.value, smart: smart) }
     }
 
     /// `blocks` with the title block inserted.

@@ -199,6 +199,8 @@ public enum Typesetter {
     private static func render(
         _ document: Document, settings: ResolvedSettings, to output: String, requested: RenderOptions, threaded: Bool
     ) throws -> RenderReport {
+        // The title block's notes come first: the body's are numbered after them.
+        let document = FrontMatter.numberingNotesAfterTitleBlock(document, options: settings.options)
         let (survey, surveyDiagnostics) = DocumentSurvey.survey(document, settings: settings, threaded: threaded)
         defer { survey.definitionLoader?.cancel() }
         try requested.cancellation?.check()
