@@ -10,8 +10,10 @@ paragraph's last line is not), the mean gap between neighbouring words divided b
 space (2.9505 pt at 10.5 pt). Prints p50, p95 and the largest of these, the lines looser than
 1.5x, the smallest and the lines tighter than 0.8x, the hyphenated line ends, hyphenated lines
 that follow a hyphenated line, hyphens on a page's last line, paragraphs whose last line is a
-lone hyphen fragment, and lines ending right after a spaced dash. For Korean (Debian's Korean manual pages, at 60 and 90 mm), the word gaps
-and the space between the syllables of a word, each line's font expansion read from the PDF's
+lone hyphen fragment, and lines ending right after a spaced dash; with SHOW=1 in the
+environment, also the loosest 5 % of the justified lines, the fragments, the lines after a dash
+and the page-end hyphens, with their text. For Korean (Debian's Korean manual pages, at 60 and
+90 mm), the word gaps and the space between the syllables of a word, each line's font expansion read from the PDF's
 text matrices (`pip install pikepdf`; without it every line is taken as unexpanded).
 
 The composer's constants (hyphen penalty, double-hyphen demerits) were chosen on the Node.js
@@ -194,6 +196,10 @@ def figures(pdf, korean=False):
                     if hyphen(a) and len(b) == 1 and not flush(b))
     after_dash = sum(1 for l in everything if flush(l) and l[-1][2] in DASHES)
     if os.environ.get("SHOW"):
+        worst = sorted(((statistics.mean(b[0] - a[1] for a, b in zip(l, l[1:])) / SPACE, l) for l in justified),
+                       key=lambda pair: -pair[0])
+        for ratio, l in worst[:max(1, len(worst) // 20)]:
+            print(f"  {ratio:.2f}:", " ".join(w for _, _, w in l))
         for a, b in zip(everything, everything[1:]):
             if hyphen(a) and len(b) == 1 and not flush(b):
                 print("  fragment:", " ".join(w for _, _, w in a[-3:]), "|", b[0][2])

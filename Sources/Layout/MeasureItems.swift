@@ -47,7 +47,7 @@ extension ParagraphComposer {
         }
         let breaks = Breaks(
             allowed: allowed, emergency: emergencyBreaks(prepared, allowed: allowed, hyphen: hyphen, width: width),
-            hyphen: hyphen, forcedHyphen: forced,
+            hyphen: hyphen, forcedHyphen: forced, part: partBreaks(prepared.scalars, allowed: allowed),
             syllable: keepAll && paragraph.style.alignment == .justify
                 ? syllableBreaks(prepared) : [Bool](repeating: false, count: prepared.scalars.count + 1))
         // Items, made twice: counted (their widths unused, so no kerning at breaks asked), then
@@ -74,6 +74,9 @@ extension ParagraphComposer {
         /// own hyphenation would not break them (``forcedHyphenationPoints(_:prepared:pieces:limits:hyphenate:)``);
         /// empty when there are none.
         let forcedHyphen: [Bool]
+        /// Breaks between the parts of a file name, address or identifier, before a period, at
+        /// ``partBreakPenalty`` (``partBreaks(_:allowed:)``).
+        let part: [Bool]
         /// Breaks between two Hangul syllables inside a word of a keep-all paragraph, at
         /// ``syllableBreakPenalty`` (``syllableBreaks(_:)``).
         let syllable: [Bool]
@@ -190,6 +193,51 @@ extension ParagraphComposer {
             start = end
         }
     }
+
+    /// Breaks (before scalar i) between the parts of a file name, domain, address or identifier
+    /// (`gitvger.kernel.org`, `globalThis.navigator`): before a period with at least two letters
+    /// or digits before it in its part and three Latin letters after it (``partMinimum``), as
+    /// The Chicago Manual of Style (17th ed., 14.18) breaks a URL, so a line before such a word
+    /// need not stretch to hold it whole (LaTeX's `url` package breaks at a period too). Not
+    /// where a break is already allowed, not in abbreviations (`e.g.`), numbers (`1.5`) or a
+    /// sentence's end, and not in the last word of the paragraph or of a line of it ended by a
+    /// separator.
+    static func partBreaks(_ scalars: [Unicode.Scalar], allowed: [Bool]) -> [Bool] {
+        var part = [Bool](repeating: false, count: scalars.count + 1)
+        func isLetterOrDigit(_ s: Unicode.Scalar) -> Bool { isLatinLetter(s) || ("0"..."9").contains(s) }
+        var lastWord = true
+        var end = scalars.count
+        while end > 0 {
+            guard !isWhitespace(scalars[end - 1]) else {
+                if isSeparator(scalars[end - 1]) { lastWord = true }
+                end -= 1
+                continue
+            }
+            var start = end
+            while start > 0, !isWhitespace(scalars[start - 1]) { start -= 1 }
+            defer {
+                end = start
+                lastWord = false
+            }
+            guard !lastWord else { continue }
+            var letters = 0  // letters or digits in a row before scalar i
+            for i in start..<end {
+                let scalar = scalars[i]
+                if scalar == ".", letters >= partMinimum.before, !allowed[i],
+                    i + partMinimum.after < end, scalars[i + 1...i + partMinimum.after].allSatisfy(isLatinLetter)
+                {
+                    part[i] = true
+                }
+                letters = isLetterOrDigit(scalar) ? letters + 1 : 0
+            }
+        }
+        return part
+    }
+
+    /// The fewest letters a break between parts (``partBreaks(_:allowed:)``) leaves before and
+    /// after it: TeX's \lefthyphenmin and \righthyphenmin for English, so a name with a short
+    /// suffix (`Node.js`, `README.md`) stays whole.
+    static let partMinimum = (before: 2, after: 3)
 
     /// Whether `word` is a web or e-mail address (``breakBeforeHyphensInAddresses(_:allowed:)``).
     static func isAddress(_ word: ArraySlice<Unicode.Scalar>) -> Bool {
@@ -328,16 +376,18 @@ extension ParagraphComposer {
     /// undoes (``kerning(_:before:after:addsHyphen:_:)``), and what may protrude is a share of
     /// the character's advance at the line's end, that kerning undone.
     static func opportunityPenalty(
-        _ prepared: PreparedParagraph, at i: Int, isCode: [Bool], protrudes: Bool, _ breakKerning: BreakKerning
+        _ prepared: PreparedParagraph, at i: Int, isCode: [Bool], protrudes: Bool, _ breakKerning: BreakKerning,
+        part: Bool = false
     ) -> LineBreaker.Item {
         let before = prepared.scalars[i - 1]
         let explicit = isExplicitHyphen(before)
         let kerning =
-            explicit || before == "/" ? kerning(prepared, before: i - 1, after: i, addsHyphen: false, breakKerning) : 0
+            explicit || part || before == "/"
+            ? kerning(prepared, before: i - 1, after: i, addsHyphen: false, breakKerning) : 0
         let advance = prepared.advances[i - 1] + kerning
         let hang = protrudes && !isCode[prepared.runIndex[i - 1]] ? advance * protrusion(before).right : 0
-        return .penalty(
-            kerning, cost: explicit ? explicitHyphenPenalty : 0, flagged: explicit, hang: hang, position: i)
+        let cost = part ? partBreakPenalty : explicit ? explicitHyphenPenalty : 0
+        return .penalty(kerning, cost: cost, flagged: explicit, hang: hang, position: i)
     }
 
     /// `breakKerning` of the scalars at `before` and `after`, when both are of one run; else 0.
@@ -361,24 +411,57 @@ extension ParagraphComposer {
         let scalarCount = prepared.scalars.count
         let justified = paragraph.style.alignment == .justify
         var hyphenAt = [Bool](repeating: false, count: scalarCount + 1)
+        guard runs.contains(where: { ($0.style.hyphenate ?? justified) && !$0.style.isCode }) else { return hyphenAt }
+        // The space-delimited tokens, and whether each is the last of its line of source text (a
+        // line separator or the paragraph's end follows).
+        var tokens: [(range: Range<Int>, last: Bool)] = []
         var tokenStart = 0
-        let wanted = runs.contains { ($0.style.hyphenate ?? justified) && !$0.style.isCode }
         for i in 0...scalarCount
-        where wanted && (i == scalarCount || isBreakingSpace(prepared.scalars[i]) || isSeparator(prepared.scalars[i])) {
+        where i == scalarCount || isBreakingSpace(prepared.scalars[i]) || isSeparator(prepared.scalars[i]) {
             if i > tokenStart {
                 var next = i
                 while next < scalarCount, isBreakingSpace(prepared.scalars[next]) { next += 1 }
-                // The last token of its line of source text (a line separator or the
-                // paragraph's end follows).
-                let last = next == scalarCount || isSeparator(prepared.scalars[next])
-                hyphenateToken(
-                    tokenStart..<i, paragraph: paragraph, prepared: prepared, limits: limits, hyphenate: hyphenate,
-                    keepsLastWord: last, byDefault: justified, into: &hyphenAt)
+                tokens.append((tokenStart..<i, next == scalarCount || isSeparator(prepared.scalars[next])))
             }
             tokenStart = i + 1
         }
+        let capitals = inCapitals(tokens.map { prepared.scalars[$0.range] })
+        for (index, token) in tokens.enumerated() {
+            hyphenateToken(
+                token.range, paragraph: paragraph, prepared: prepared, limits: limits, hyphenate: hyphenate,
+                keepsLastWord: token.last, byDefault: justified, inCapitals: capitals[index], into: &hyphenAt)
+        }
         return hyphenAt
     }
+
+    /// By token: whether it stands in text set in capitals, a run of at least
+    /// ``capitalsRunLength`` tokens in a row whose letters are all capitals (a licence's
+    /// disclaimer, `THE SOFTWARE IS PROVIDED "AS IS"`). Its words hyphenate as TeX hyphenates
+    /// them (`\uchyph`, plain TeX's 1: a word starting with a capital hyphenates); a word in
+    /// capitals elsewhere is an acronym or a name (`HTTP`, `UTF-8`, `NODE`) and stays whole.
+    static func inCapitals(_ tokens: [ArraySlice<Unicode.Scalar>]) -> [Bool] {
+        let isCapitals = tokens.map { token in
+            token.contains(where: isLatinLetter) && !token.contains(where: { $0.properties.isLowercase })
+        }
+        var result = [Bool](repeating: false, count: tokens.count)
+        var start = 0
+        while start < tokens.count {
+            guard isCapitals[start] else {
+                start += 1
+                continue
+            }
+            var end = start
+            while end < tokens.count, isCapitals[end] { end += 1 }
+            if end - start >= capitalsRunLength {
+                for k in start..<end { result[k] = true }
+            }
+            start = end
+        }
+        return result
+    }
+
+    /// The fewest tokens in capitals in a row that are read as text set in capitals (``inCapitals(_:)``).
+    static let capitalsRunLength = 4
 
     /// The hyphenation points of the words of `pieces` (scalar ranges of text wider than the
     /// measure): in every run that does not ask for none (``RunStyle/hyphenate`` false) and is
@@ -393,7 +476,7 @@ extension ParagraphComposer {
         for piece in pieces {
             hyphenateToken(
                 piece, paragraph: paragraph, prepared: prepared, limits: limits, hyphenate: hyphenate,
-                keepsLastWord: false, byDefault: true, into: &hyphenAt)
+                keepsLastWord: false, byDefault: true, inCapitals: false, into: &hyphenAt)
         }
         return hyphenAt
     }
@@ -402,10 +485,12 @@ extension ParagraphComposer {
     /// the runs that hyphenate (``RunStyle/hyphenate``, else `byDefault`): never in tokens with
     /// digits, URLs, e-mail addresses or paths, never in code or Hangul; when `keepsLastWord`
     /// (the token ends the paragraph or a line of it), not in its last word, whose fragment
-    /// would be the last line ("nally.").
+    /// would be the last line ("nally."); a word in capitals only when `inCapitals`
+    /// (``inCapitals(_:)``).
     static func hyphenateToken(
         _ range: Range<Int>, paragraph: StyledParagraph, prepared: PreparedParagraph, limits: HyphenationLimits,
-        hyphenate: (String, String) -> [Int], keepsLastWord: Bool, byDefault: Bool, into hyphenAt: inout [Bool]
+        hyphenate: (String, String) -> [Int], keepsLastWord: Bool, byDefault: Bool, inCapitals: Bool = false,
+        into hyphenAt: inout [Bool]
     ) {
         for i in range {
             let scalar = prepared.scalars[i]
@@ -436,7 +521,7 @@ extension ParagraphComposer {
             let isLastWord =
                 keepsLastWord && !prepared.scalars[wordEnd..<range.upperBound].contains(where: isLatinLetter)
             guard style.hyphenate ?? byDefault, !style.isCode, !isLastWord, word.count >= limits.minimumWord,
-                !word.contains("\u{AD}"), !word.allSatisfy({ $0.properties.isUppercase })
+                !word.contains("\u{AD}"), inCapitals || !word.allSatisfy({ $0.properties.isUppercase })
             else { continue }
             let lower = String(String.UnicodeScalarView(word)).lowercased()
             guard lower.unicodeScalars.count == word.count else { continue }
@@ -507,13 +592,15 @@ extension ParagraphComposer {
                 boxStart = i + 1
                 continue
             }
-            if i > 0 && (allowed[i] || hyphenAt[i] || emergencyAt[i] || breaks.syllable[i])
+            if i > 0 && (allowed[i] || hyphenAt[i] || emergencyAt[i] || breaks.syllable[i] || breaks.part[i])
                 && (!isWhitespace(prepared.scalars[i - 1]) || emergencyAt[i])
             {
                 flushBox()
                 let before = prepared.scalars[i - 1]
                 if before == "\u{AD}" || hyphenAt[i] {
                     add(hyphenationPenalty(prepared, at: i, protrudes: hang, breakKerning))
+                } else if breaks.part[i] {
+                    add(opportunityPenalty(prepared, at: i, isCode: isCode, protrudes: hang, breakKerning, part: true))
                 } else if (emergencyAt[i] || breaks.syllable[i]) && !allowed[i] {
                     // After a space an emergency break costs what a word break does: a piece
                     // is broken at its spaces before it is broken between letters.

@@ -159,6 +159,10 @@ public enum ParagraphComposer {
     /// and 90 mm: word gaps p95 1.71 and 1.66 times the natural space (3.63 and 2.74 with
     /// words kept whole), 58 and 10 words broken in 257 and 159 justified lines.
     static let syllableBreakPenalty: Double = 300
+    /// The cost of a break between the parts of a file name, address or identifier, before a
+    /// period (``partBreaks(_:allowed:)``): a hyphen's, as such a break parts a
+    /// word as visibly as a hyphen does.
+    static let partBreakPenalty: Double = hyphenPenalty
     /// The cost of a break after an explicit hyphen or a dash (TeX's \exhyphenpenalty = 50).
     static let explicitHyphenPenalty: Double = 50
     /// What one syllable gap offers the line breaker, em: less than the gap may take

@@ -76,6 +76,56 @@ import Typography
         #expect(opening.contains { seen.contains($0) })
     }
 
+    /// Words in text set in capitals (a licence's disclaimer) hyphenate, as TeX hyphenates them;
+    /// a word in capitals among lower-case words (an acronym or name) and a short run of them
+    /// stay whole. Members: where the long capitals word stands.
+    @Test(arguments: [
+        ("THE SOFTWARE IS PROVIDED WITHOUT WARRANTY OF MERCHANTABILITY, FITNESS OR", true),
+        ("the software is provided without MERCHANTABILITY warranty of any kind", false),
+        ("the software is PROVIDED WITHOUT MERCHANTABILITY of any kind", false),
+    ])
+    func wordsInCapitalsTextHyphenate(_ text: String, hyphenates: Bool) {
+        let p = prepared([StyledRun(text, style: RunStyle(font: font))])
+        let points = ParagraphComposer.hyphenationPoints(
+            paragraph(text), prepared: p, limits: HyphenationLimits(), hyphenate: everyPoint)
+        let word = text.range(of: "MERCHANTABILITY")!
+        let start = text.distance(from: text.startIndex, to: word.lowerBound)
+        #expect(points[(start + 1)..<(start + 15)].contains(true) == hyphenates, "\(text)")
+    }
+
+    /// A domain or file name breaks before a period between its parts (`gitvger` | `.kernel.org`),
+    /// at a hyphen's cost, so the line before it need not stretch to hold it whole; a name with a
+    /// short suffix (`Node.js`, `README.md`), an abbreviation (`e.g.`), a number and the
+    /// paragraph's last word never break there. At every measure from 100 to 200 pt.
+    @Test func namesBreakBeforeAPeriodBetweenTheirParts() {
+        let text =
+            "patches go to gitvger.kernel.org or bitworking.org, e.g. with Node.js 1.25 and README.md, as the "
+            + "guide says on lists.example.org"
+        let p = prepared([StyledRun(text, style: RunStyle(font: font))])
+        let scalars = Array(text.unicodeScalars)
+        let periods = scalars.indices.filter { scalars[$0] == "." }
+        let parts = periods.filter { i in
+            scalars[(i + 1)...].prefix(3).allSatisfy { $0.properties.isLowercase }
+                && scalars[..<i].suffix(2).allSatisfy { $0.properties.isLowercase }
+                && i < text.count - 12
+        }
+        #expect(parts.count == 3)  // .kernel, .org, .org (bitworking)
+        let items = ParagraphComposer.items(
+            paragraph(text), prepared: p, width: 150, limits: HyphenationLimits(), hyphenate: { _, _ in [] })
+        let breaks = Set(items.filter { $0.kind == .penalty }.map(\.position))
+        #expect(Set(periods).intersection(breaks) == Set(parts))
+        var used = 0
+        for width in stride(from: 100.0, through: 200, by: 5) {
+            let composition = ParagraphComposer.compose(
+                paragraph(text), prepared: p, width: width, hyphenate: { _, _ in [] })
+            for line in composition.lines.dropLast() where periods.contains(line.end) {
+                #expect(parts.contains(line.end), "\(width): \(lineText(line, p))")
+                used += 1
+            }
+        }
+        #expect(used > 0)
+    }
+
     /// A break after a dash inside a word ("parallel—test") is an explicit hyphen (TeX's
     /// \exhyphenpenalty): flagged, so it counts towards consecutive hyphenated lines like a
     /// hyphenation point, and it costs what an explicit hyphen costs.
