@@ -375,8 +375,11 @@ struct CmarkConverter {
         }
         switch type {
         case CMARK_NODE_PARAGRAPH:
-            let (inlines, _) = self.inlines(of: node, depth: depth + 1, heading: false)
-            if inlines.count == 1, case .text(let text) = inlines[0],
+            let (inlines, _) = self.inlines(of: node, depth: depth + 1, heading: false, paragraph: true)
+            if let blocks = RawHTML.splitAtHeadings(inlines, location: loc) {
+                // Raw `<h1>`–`<h6>` tags in the paragraph: its text and the headings as blocks.
+                items += blocks.map { .block($0) }
+            } else if inlines.count == 1, case .text(let text) = inlines[0],
                 ["\\newpage", "\\pagebreak", "\\clearpage", "\\cleardoublepage"].contains(text.trimmingSpaces)
             {
                 items.append(.block(Block(.pageBreak, location: loc)))
@@ -735,7 +738,11 @@ struct CmarkConverter {
 
     // MARK: Inlines
 
-    mutating func inlines(of parent: OpaquePointer, depth: Int, heading: Bool) -> ([Inline], Attributes?) {
+    /// The inlines of `parent`; `paragraph`: they are a paragraph's, where a raw `<h1>`–`<h6>`
+    /// starts a heading block (``RawHTML/nest(_:markingHeadings:)``).
+    mutating func inlines(of parent: OpaquePointer, depth: Int, heading: Bool, paragraph: Bool = false)
+        -> ([Inline], Attributes?)
+    {
         let outermost = !convertingInlines
         let numberedBefore = footnoteNumbers.count
         convertingInlines = true
@@ -753,7 +760,7 @@ struct CmarkConverter {
             convertingInlines = false
             if !pendingInlineNotes.isEmpty { inlines = numberInlineNotes(inlines, numberedBefore: numberedBefore) }
         }
-        return (html.nest(inlines), finished.attributes)
+        return (html.nest(inlines, markingHeadings: paragraph), finished.attributes)
     }
 
     /// Drops the word joiner a formula's marker starts with (``MathSyntax/marker(source:display:bytes:)``).

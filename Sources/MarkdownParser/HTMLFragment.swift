@@ -13,7 +13,9 @@ indirect enum HTMLNode: Equatable {
 }
 
 /// Parses HTML fragments with libxml2's HTML parser (HTML 4 rules for what closes what; a `<`
-/// that starts no tag stays text, so `if a < b` keeps its words).
+/// that starts no tag stays text, so `if a < b` keeps its words), its input first rewritten by
+/// ``HTMLFiveTokens`` where HTML5's tokenizer reads otherwise (comments, `</br>`, `<image>`,
+/// RAWTEXT elements, character references).
 enum HTMLFragment {
     /// libxml2 must be initialised once before parsers run on several threads (libxml2 docs,
     /// "Thread safety"); a `static let` runs its initialiser exactly once.
@@ -46,11 +48,13 @@ enum HTMLFragment {
     /// nodes are its text with the tags stripped (``strippedText(_:)``), so no word is lost.
     static func parseChecked(_ html: String) -> (nodes: [HTMLNode], complete: Bool) {
         _ = initialised
-        var bytes = bogusCommentsAsComments(Array(html.utf8))
-        guard !bytes.isEmpty else { return ([], true) }
-        guard bytes.count < Int(Int32.max) else { return ([.text(strippedText(html))], false) }
+        let normalized = HTMLFiveTokens.normalized(Array(html.utf8))
+        guard !normalized.isEmpty else { return ([], true) }
+        let stripped = { strippedText(String(decoding: normalized, as: UTF8.self)) }
+        var bytes = normalized
+        guard bytes.count < Int(Int32.max) else { return ([.text(stripped())], false) }
         bytes.append(0)
-        guard let context = htmlNewParserCtxt() else { return ([.text(strippedText(html))], false) }
+        guard let context = htmlNewParserCtxt() else { return ([.text(stripped())], false) }
         defer { htmlFreeParserCtxt(context) }
         let doc: htmlDocPtr? = bytes.withUnsafeBufferPointer { buffer in
             buffer.withMemoryRebound(to: CChar.self) { chars in
@@ -64,7 +68,7 @@ enum HTMLFragment {
         let halted =
             context.pointee.disableSAX != 0
             || xmlCtxtGetLastError(UnsafeMutableRawPointer(context))?.pointee.level == XML_ERR_FATAL
-        guard let doc, !halted else { return ([.text(strippedText(html))], false) }
+        guard let doc, !halted else { return ([.text(stripped())], false) }
         return (nodes(doc.pointee.children, depth: 0), true)
     }
 
@@ -97,46 +101,6 @@ enum HTMLFragment {
             index += 1
         }
         return String(decoding: out, as: UTF8.self)
-    }
-
-    /// `bytes` with each markup declaration that is neither a comment nor a document type
-    /// (`<![CDATA[ … ]]>`, `<!ELEMENT …>`) written as a comment. HTML reads such a declaration
-    /// as a *bogus comment* that ends at the first `>` (HTML Living Standard §13.2.5.42, "Markup
-    /// declaration open state"; a CDATA section is one outside SVG and MathML), so a browser
-    /// shows nothing of it; libxml2's HTML parser would set it as text without its `<`. A
-    /// declaration with no `>` is left as it is: set as text, nothing hidden. Comments are
-    /// skipped whole, so a `<!` inside one is not read. One pass, linear in the length.
-    static func bogusCommentsAsComments(_ bytes: [UInt8]) -> [UInt8] {
-        var out: [UInt8] = []
-        var index = 0
-        var copied = 0
-        while index + 1 < bytes.count {
-            guard bytes[index] == UInt8(ascii: "<"), bytes[index + 1] == UInt8(ascii: "!") else {
-                index += 1
-                continue
-            }
-            if starts(bytes, with: "<!--", at: index) {
-                index = end(of: "-->", in: bytes, from: index + 4)
-                continue
-            }
-            let name = bytes[(index + 2)..<min(bytes.count, index + 9)].map { $0 | 0x20 }
-            guard !name.elementsEqual("doctype".utf8),
-                let close = bytes[(index + 2)...].firstIndex(of: UInt8(ascii: ">"))
-            else {
-                index += 2
-                continue
-            }
-            out.append(contentsOf: bytes[copied..<index])
-            out.append(contentsOf: "<!--".utf8)
-            // Its text as the comment's, each `-` a space so that no `--` ends it early.
-            out.append(contentsOf: bytes[(index + 2)..<close].map { $0 == UInt8(ascii: "-") ? 0x20 : $0 })
-            out.append(contentsOf: "-->".utf8)
-            index = close + 1
-            copied = index
-        }
-        guard copied > 0 else { return bytes }
-        out.append(contentsOf: bytes[copied...])
-        return out
     }
 
     /// Whether `bytes` holds `text` (ASCII) at `index`.
@@ -279,7 +243,7 @@ enum HTMLFragment {
     /// gives `bo`, `ld`).
     static func libxmlWords(of html: String, hidden: Set<String>) -> [String] {
         _ = initialised
-        let bytes = bogusCommentsAsComments(Array(html.utf8))
+        let bytes = HTMLFiveTokens.normalized(Array(html.utf8))
         guard !bytes.isEmpty, let context = htmlNewParserCtxt() else { return [] }
         defer { htmlFreeParserCtxt(context) }
         let doc: htmlDocPtr? = bytes.withUnsafeBufferPointer { buffer in

@@ -325,14 +325,7 @@ struct RawHTML {
             defer { if pageBreaks.after { builder.blocks.append(Block(.pageBreak, location: location)) } }
             switch name {
             case "h1", "h2", "h3", "h4", "h5", "h6":
-                let level = Int(String(name.dropFirst())) ?? 1
-                let content = Self.trimmed(inlines(children, location: location, depth: depth + 1))
-                var headingAttributes = Attributes(id: attributes["id"], location: location)
-                if let align = attributes["align"]?.lowercased(), ["left", "center", "right"].contains(align) {
-                    headingAttributes.pairs.append(.init(key: "align", value: align, location: location))
-                }
-                builder.blocks.append(
-                    Block(.heading(level: level, content), attributes: headingAttributes, location: location))
+                appendHeading(name, attributes, children, to: &builder, location: location, depth: depth)
             case "details":
                 // Paper cannot fold: the summary is a bold line, the body follows.
                 var inner = BlockBuilder(location: location)
@@ -420,6 +413,29 @@ struct RawHTML {
                     builder.blocks.append(Block(.div(content), attributes: inner.attributes, location: location))
                 }
             }
+        }
+    }
+
+    /// A heading element `name` (`h1`…`h6`). A heading's start tag while a heading is the
+    /// current node closes it (HTML's *"in body"* insertion mode): a heading among `children`
+    /// and what follows it are blocks and text after this one.
+    private mutating func appendHeading(
+        _ name: String, _ attributes: [String: String], _ children: [HTMLNode],
+        to builder: inout BlockBuilder, location: SourceLocation?, depth: Int
+    ) {
+        let level = Int(String(name.dropFirst())) ?? 1
+        let nested = children.firstIndex {
+            if case .element(let child, _, _) = $0 { Self.headings.contains(child) } else { false }
+        }
+        let own = nested.map { Array(children[..<$0]) } ?? children
+        let content = Self.trimmed(inlines(own, location: location, depth: depth + 1))
+        var headingAttributes = Attributes(id: attributes["id"], location: location)
+        if let align = attributes["align"]?.lowercased(), ["left", "center", "right"].contains(align) {
+            headingAttributes.pairs.append(.init(key: "align", value: align, location: location))
+        }
+        builder.blocks.append(Block(.heading(level: level, content), attributes: headingAttributes, location: location))
+        if let nested {
+            appendBlocks(Array(children[nested...]), to: &builder, location: location, depth: depth + 1)
         }
     }
 
@@ -933,13 +949,13 @@ struct RawHTML {
     /// Pairs the inline HTML tags of one inline sequence: `<b>`…`</b>` becomes `.strong`, an
     /// `<a id>` an anchor, a comment nothing. Unclosed elements close at the end of the
     /// sequence (as in a browser); a closing tag with nothing open is dropped.
-    mutating func nest(_ inlines: [Inline]) -> [Inline] {
-        guard
-            inlines.contains(where: {
-                if case .rawHTML = $0 { return true }
-                return false
-            })
-        else { return inlines }
+    ///
+    /// With `markingHeadings` (a paragraph's inlines), an `<h1>`–`<h6>` start tag closes what is
+    /// open and leaves a ``headingMarker`` inline, as does its end tag: HTML's *"in body"*
+    /// insertion mode closes the `<p>` at a heading's start tag, so the heading is a block of its
+    /// own (``splitAtHeadings(_:location:)``).
+    mutating func nest(_ inlines: [Inline], markingHeadings: Bool = false) -> [Inline] {
+        guard inlines.contains(where: { if case .rawHTML = $0 { true } else { false } }) else { return inlines }
         typealias Frame = (name: String, attributes: [String: String], location: SourceLocation?, content: [Inline])
         var stack: [Frame] = [("", [:], nil, [])]
         func append(_ items: [Inline]) { stack[stack.count - 1].content += items }
@@ -965,6 +981,7 @@ struct RawHTML {
         // Set after a tag that leaves nothing (a comment): a space on both sides of it is one
         // space, as a browser collapses white space (`Text <!-- c --> more`).
         var droppedAfterSpace = false
+        var openHeading = false
         for inline in inlines {
             guard case .rawHTML(let html, let location) = inline else {
                 if breakBeforeNext {
@@ -985,9 +1002,17 @@ struct RawHTML {
                 continue
             }
             droppedAfterSpace = false
-            let tag = html.trimmingCharacters(in: .whitespacesAndNewlines)
+            // The tag as HTML5's tokenizer reads it (`</br>` a `<br>`, `<image>` an `<img>`).
+            let written = html.trimmingCharacters(in: .whitespacesAndNewlines)
+            let tag = String(decoding: HTMLFiveTokens.normalized(Array(written.utf8)), as: UTF8.self)
             if tag.hasPrefix("</") {
                 let name = String(tag.dropFirst(2).prefix { $0.isLetter || $0.isNumber || $0 == "-" }).lowercased()
+                if markingHeadings, Self.headings.contains(name), openHeading {
+                    while stack.count > 1 { closeFrame(stack.removeLast()) }
+                    append([.rawHTML(Self.headingMarker, location: location)])
+                    openHeading = false
+                    continue
+                }
                 if name == "ul" || name == "ol" || name == "li" {
                     if name != "li", !lists.isEmpty {
                         lists.removeLast()
@@ -1008,14 +1033,9 @@ struct RawHTML {
             // Text inside an inline tag (`<span>x</span>` on one node) is kept.
             let (nodes, complete) = HTMLFragment.parseChecked(tag)
             if !complete { warnUnparsed(at: location) }
-            let leavesNothing = !nodes.contains {
-                switch $0 {
-                case .element: return true
-                case .text(let text): return !text.isEmpty
-                default: return false
-                }
-            }
-            if leavesNothing, case .text(let text)? = stack[stack.count - 1].content.last, text.hasSuffix(" ") {
+            if !nodes.contains(where: Self.isVisible), case .text(let text)? = stack[stack.count - 1].content.last,
+                text.hasSuffix(" ")
+            {
                 droppedAfterSpace = true
             }
             for node in nodes {
@@ -1023,7 +1043,13 @@ struct RawHTML {
                     if case .text(let text) = node { append([.text(text)]) }
                     continue
                 }
-                if children.isEmpty, name == "ul" || name == "ol" {
+                if markingHeadings, children.isEmpty, Self.headings.contains(name) {
+                    // A heading's start tag closes the paragraph, and a heading left open.
+                    while stack.count > 1 { closeFrame(stack.removeLast()) }
+                    if openHeading { append([.rawHTML(Self.headingMarker, location: location)]) }
+                    append([.rawHTML(Self.headingMarker + name, location: location)])
+                    openHeading = true
+                } else if children.isEmpty, name == "ul" || name == "ol" {
                     startLine()
                     lists.append((name == "ol", attributes["start"].flatMap { Int($0) } ?? 1))
                 } else if children.isEmpty, name == "li" {
@@ -1046,6 +1072,56 @@ struct RawHTML {
         }
         while stack.count > 1 { closeFrame(stack.removeLast()) }
         return stack[0].content
+    }
+
+    /// Whether `node` leaves something in the text: an element or non-empty text.
+    private static func isVisible(_ node: HTMLNode) -> Bool {
+        switch node {
+        case .element: true
+        case .text(let text): !text.isEmpty
+        case .hidden: false
+        }
+    }
+
+    /// The heading elements.
+    static let headings: Set<String> = ["h1", "h2", "h3", "h4", "h5", "h6"]
+
+    /// The inline ``nest(_:markingHeadings:)`` leaves where a heading starts (followed by its
+    /// element name) or ends (alone).
+    static let headingMarker = "\u{0}heading "
+
+    /// The blocks of a paragraph whose inlines hold ``headingMarker``s: the text between them
+    /// paragraphs, each marked heading a heading; nil when there is no marker.
+    static func splitAtHeadings(_ inlines: [Inline], location: SourceLocation?) -> [Block]? {
+        guard
+            inlines.contains(where: {
+                if case .rawHTML(let text, _) = $0 { text.hasPrefix(headingMarker) } else { false }
+            })
+        else { return nil }
+        var blocks: [Block] = []
+        var level: Int?
+        var place = location
+        var pending: [Inline] = []
+        func flush() {
+            let content = trimmed(pending.filter { $0 != .softBreak })
+            pending = []
+            if let level {
+                blocks.append(Block(.heading(level: level, content), location: place))
+            } else if !content.isEmpty {
+                blocks.append(Block(.paragraph(content), location: place))
+            }
+        }
+        for inline in inlines {
+            guard case .rawHTML(let text, let at) = inline, text.hasPrefix(headingMarker) else {
+                pending.append(inline)
+                continue
+            }
+            flush()
+            level = Int(text.dropFirst(headingMarker.count + 1))
+            place = at ?? location
+        }
+        flush()
+        return blocks
     }
 
     /// Inline elements nested deeper than this (`<b><b><b>…` never closed) are not nested

@@ -1,0 +1,129 @@
+import DocumentModel
+import Foundation
+import Testing
+
+@testable import MarkdownParser
+
+/// Raw HTML read as an HTML5 browser reads it (WHATWG HTML Living Standard §13.2, "Parsing HTML
+/// documents"), where libxml2's HTML 4 parser alone reads otherwise: comments, end-tag quirks,
+/// `<image>`, RAWTEXT elements, character references and headings that close what is open.
+@Suite struct HTMLFiveParsingTests {
+    /// Each block as one line, `kind: text`, a line break written `⏎`; containers flattened.
+    func outline(_ markdown: String) -> [String] {
+        func text(_ inlines: [Inline]) -> String {
+            inlines.map { inline in
+                switch inline {
+                case .lineBreak: "⏎"
+                case .softBreak: " "
+                case .emphasis(let children), .strong(let children), .strikethrough(let children),
+                    .span(_, let children), .presentation(_, let children), .link(_, _, let children):
+                    text(children)
+                default: inline.plainText
+                }
+            }.joined()
+        }
+        func lines(_ blocks: [Block]) -> [String] {
+            blocks.flatMap { block -> [String] in
+                switch block.kind {
+                case .paragraph(let inlines): ["p: " + text(inlines).trimmingCharacters(in: .whitespaces)]
+                case .heading(let level, let inlines): ["h\(level): " + text(inlines)]
+                case .codeBlock(_, let code): ["pre: " + code]
+                case .div(let children), .blockQuote(let children): lines(children)
+                case .list(let list): list.items.flatMap { lines($0.blocks) }
+                case .table(let table): (table.header + table.rows.flatMap { $0 }).map { "td: " + text($0) }
+                default: []
+                }
+            }
+        }
+        return lines(blocks(markdown))
+    }
+
+    /// `<!-->` and `<!--->` are complete, empty comments ("abrupt-closing-of-empty-comment"):
+    /// the text after them is shown. A comment ends at `--!>` too.
+    @Test func emptyCommentsEndWhereTheyStart() {
+        #expect(
+            outline("<div>\n<!-->\nLINE ONE\n<b>LINE TWO</b>\n</div>\n\nAfter.\n") == [
+                "p: LINE ONE LINE TWO", "p: After.",
+            ])
+        #expect(outline("<p>Start <!--->LOST TEXT</p>\n") == ["p: Start LOST TEXT"])
+        #expect(outline("<!--> VIS3 block\n\n<!---> VIS3b\n") == ["p: VIS3 block", "p: VIS3b"])
+        #expect(outline("<p>a <!-- hidden --!> shown</p>\n") == ["p: a shown"])
+        #expect(outline("<p>x <!-- a -- b --> y</p>\n") == ["p: x y"])
+    }
+
+    /// An end tag `</br>` is a `<br>`, in HTML blocks, inline HTML and table cells.
+    @Test func endTagBrBreaksTheLine() {
+        #expect(outline("<p align=center>Line one</br>line two</p>\n") == ["p: Line one⏎line two"])
+        #expect(outline("Line one</br>line two\n") == ["p: Line one⏎line two"])
+        #expect(outline("| a |\n|---|\n| c1</br>c2 |\n") == ["td: a", "td: c1⏎c2"])
+        #expect(outline("<table><tr><td>x</BR >y</td></tr></table>\n").last == "td: x⏎y")
+    }
+
+    /// Character references decode with HTML5's table, legacy names also without `;`, and
+    /// numbers as the standard maps them.
+    @Test func characterReferencesFollowHTMLFive() {
+        #expect(
+            outline("<p>&check; &cross; &star; &AMP; &COPY; &NotEqualTilde; &lang;</p>\n") == [
+                "p: ✓ ✗ ☆ & © \u{2242}\u{0338} \u{27E8}"
+            ])
+        #expect(outline("<p>a&#x110000;b&#0;c&#55296;d</p>\n") == ["p: a\u{FFFD}b\u{FFFD}c\u{FFFD}d"])
+        #expect(outline("<p>&#x80;&#x9F;&#150;&#x99</p>\n") == ["p: €Ÿ–™"])
+        #expect(outline("<p>&copy H &lt I &ampJ &notit; &foo; a&b</p>\n") == ["p: © H < I &J ¬it; &foo; a&b"])
+        // In an attribute value a legacy name without `;` before `=` or a letter stays as written.
+        let link = blocks("<p><a href=\"?a=1&copy=2&amp;b=3&notx\" title=\"&check;&copy;\">L</a></p>\n")
+        guard case .paragraph(let inlines)? = link.first?.kind, case .link(let href, let title, _)? = inlines.first
+        else {
+            Issue.record("\(link)")
+            return
+        }
+        #expect(href == "?a=1&copy=2&b=3&notx")
+        #expect(title == "✓©")
+    }
+
+    /// `<image>` is an `<img>`: its alt text is shown, in a block and inline.
+    @Test func imageIsImg() {
+        #expect(outline("<p>A3 <image src=\"z.png\" alt=\"IMAGEALT\"> end3</p>\n") == ["p: A3 IMAGEALT end3"])
+        #expect(outline("W <image alt=\"INLINEALT\"> w\n") == ["p: W INLINEALT w"])
+        let parsed = parse("<p><IMAGE src=\"z.png\" alt=\"X\"></p>\n")
+        #expect(!parsed.diagnostics.contains { $0.message.contains("<image>") }, "\(parsed.diagnostics)")
+    }
+
+    /// `<xmp>`, `<plaintext>` and `<listing>` are preformatted text; the content of `<xmp>` and
+    /// `<plaintext>` is text, markup included; `<textarea>`'s ends at its end tag.
+    @Test func rawTextElementsKeepTheirMarkupAsText() {
+        #expect(outline("<p><xmp><b>XMP raw</b> &amp;</xmp></p>\n") == ["pre: <b>XMP raw</b> &amp;"])
+        #expect(outline("<div><xmp>\n<i>x</i></xmp></div>\n") == ["pre: \n<i>x</i>"])
+        #expect(
+            outline("<div>\n<plaintext><b>all</b> </div> rest\n</div>\n") == ["pre: <b>all</b> </div> rest\n</div>\n"])
+        #expect(outline("<div><listing>\nL1\n<b>L2</b></listing></div>\n") == ["pre: L1\nL2"])
+        #expect(outline("<div><textarea><b>hid</b></p></textarea> after TA</div>\n") == ["p: after TA"])
+    }
+
+    /// A heading start tag in a paragraph's inline HTML closes the paragraph: the heading is a
+    /// heading block, after a void element or text alike.
+    @Test func headingInAParagraphIsAHeading() {
+        #expect(outline("<img src=\"a.png\" alt=\"A\"><h2>H2 after img</h2>\n") == ["p: A", "h2: H2 after img"])
+        #expect(outline("<br><h2>H2 after br</h2>\n") == ["h2: H2 after br"])
+        #expect(outline("Text <b>bold <h3>Three</h3> tail</b>\n") == ["p: Text bold", "h3: Three", "p: tail"])
+        #expect(outline("<span>x</span><h4>A<h5>B</h5>\n") == ["p: x", "h4: A", "h5: B"])
+    }
+
+    /// A heading's start tag while a heading is open closes it, in an HTML block.
+    @Test func nestedHeadingClosesTheOuterOne() {
+        #expect(outline("<h1>Heading<h2>Nested</h2>tail H1</h1>\n") == ["h1: Heading", "h2: Nested", "p: tail H1"])
+        #expect(outline("<h3>A<h4>B<h5>C</h5></h4></h3>\n") == ["h3: A", "h4: B", "h5: C"])
+    }
+
+    /// The pass is linear: for unclosed markup of each kind, eight times the input takes less
+    /// than 24 times as long (the fastest of three runs of each size, measured in one run).
+    @Test func normalizingIsLinear() {
+        func fastest(_ input: [UInt8]) -> Duration {
+            (0..<3).map { _ in ContinuousClock().measure { _ = HTMLFiveTokens.normalized(input) } }.min()!
+        }
+        for piece in ["<!", "<?", "</ ", "&copy", "&#x", "<a b='", "<xmp>", "<!--"] {
+            let small = fastest(Array(String(repeating: piece, count: 4_000).utf8))
+            let large = fastest(Array(String(repeating: piece, count: 32_000).utf8))
+            #expect(large < small * 24 + .milliseconds(5), "\(piece): \(small) → \(large)")
+        }
+    }
+}
