@@ -81,16 +81,12 @@ extension PangoSetup {
             if cache.unknownFamilies == nil { cache.unknownFamilies = UnknownFamilies.of(configuration) }
             let unknown = cache.unknownFamilies!
             var kept: [String] = []
-            if let standIn = unknown.standIn {
-                for (index, family) in font.families.enumerated() {
-                    if !unknown.contains(family) {
-                        kept.append(family)
-                    } else if index == 0 {
-                        kept.append(standIn)
-                    }
+            for (index, family) in font.families.enumerated() {
+                if !unknown.contains(family) {
+                    kept.append(family)
+                } else if index == 0 {
+                    kept.append(UnknownFamilies.standInName)
                 }
-            } else {
-                kept = font.families
             }
             families = kept
             cache.askedFamilies[font.families] = kept

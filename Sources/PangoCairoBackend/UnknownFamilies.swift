@@ -25,13 +25,27 @@ final class UnknownFamilies: @unchecked Sendable {
     /// that the first family alone, which line metrics are measured with, is still a name
     /// fontconfig knows nothing of); nil when the configuration's rules could not be reasoned
     /// about, and no family is treated as unknown.
-    let standIn: String?
+    var standIn: String? { rules.understood ? Self.standInName : nil }
     /// Installed family names (every name each face has), ``normalized(_:)``.
     private let installed: Set<String>
-    /// The text of every element of the configuration files, ``normalized(_:)``.
-    private let mentioned: Set<String>
-    /// Strings a rule tests the family for containing (`compare="contains"`), ``normalized(_:)``.
-    private let contained: [String]
+    /// The configuration the rules are read from (nil: fontconfig's current one).
+    private let config: OpaquePointer?
+    /// What the configuration's files say about families, read the first time a name that no
+    /// installed face has is judged: a render that asks only for installed families and generic
+    /// names never reads them.
+    private var readRules: Rules?
+    private let rulesLock = NSLock()
+
+    /// What the configuration files say about families.
+    private struct Rules {
+        /// False when a rule tests or uses the family in a way not reasoned about, or the files
+        /// could not be read: then no name is unknown.
+        var understood: Bool
+        /// The text of every element of the configuration files, ``normalized(_:)``.
+        var mentioned: Set<String>
+        /// Strings a rule tests the family for containing (`compare="contains"`), ``normalized(_:)``.
+        var contained: [String]
+    }
 
     /// The analysis of `configuration`, made once per configuration.
     static func of(_ configuration: FontConfiguration) -> UnknownFamilies {
@@ -66,14 +80,25 @@ final class UnknownFamilies: @unchecked Sendable {
             }
         }
         self.installed = installed
-        let rules = Self.readRules(config)
-        mentioned = rules?.mentioned ?? []
-        contained = rules?.contained ?? []
-        let understood = rules != nil && !Self.derivesFromFamily(config)
-        standIn =
-            understood
-                && Self.isUnknown(Self.standInName, installed: installed, mentioned: mentioned, contained: contained)
-            ? Self.standInName : nil
+        self.config = config
+    }
+
+    /// The configuration's rules, read once, under a lock (renders on several threads share
+    /// one configuration's analysis).
+    private var rules: Rules {
+        rulesLock.lock()
+        defer { rulesLock.unlock() }
+        if let readRules { return readRules }
+        let text = Self.readRules(config)
+        let mentioned = text?.mentioned ?? []
+        let contained = text?.contained ?? []
+        let standInIsUnknown = Self.isUnknown(
+            Self.standInName, installed: installed, mentioned: mentioned, contained: contained)
+        let made = Rules(
+            understood: text != nil && !Self.derivesFromFamily(config) && standInIsUnknown,
+            mentioned: mentioned, contained: contained)
+        readRules = made
+        return made
     }
 
     /// True when fontconfig's defaults give a request a property made from its first family (a
@@ -102,18 +127,30 @@ final class UnknownFamilies: @unchecked Sendable {
     /// names are judged (fontconfig folds the case of other letters by tables of its own);
     /// any other name is taken as known.
     func contains(_ family: String) -> Bool {
-        standIn != nil && Self.isUnknown(family, installed: installed, mentioned: mentioned, contained: contained)
+        guard let name = Self.uninstalledName(family, installed: installed) else { return false }
+        let rules = rules
+        return rules.understood && Self.isUnmentioned(name, mentioned: rules.mentioned, contained: rules.contained)
     }
 
     private static func isUnknown(
         _ family: String, installed: Set<String>, mentioned: Set<String>, contained: [String]
     ) -> Bool {
-        guard !family.isEmpty, family.utf8.allSatisfy({ $0 >= 0x20 && $0 < 0x7F }) else { return false }
-        let name = Self.normalized(family)
-        if name.isEmpty || generic.contains(name) || installed.contains(name) || mentioned.contains(name) {
-            return false
-        }
-        return !contained.contains { name.contains($0) }
+        guard let name = uninstalledName(family, installed: installed) else { return false }
+        return isUnmentioned(name, mentioned: mentioned, contained: contained)
+    }
+
+    /// `family` ``normalized(_:)`` when it is printable ASCII, not generic and no installed
+    /// face's name; else nil.
+    private static func uninstalledName(_ family: String, installed: Set<String>) -> String? {
+        guard !family.isEmpty, family.utf8.allSatisfy({ $0 >= 0x20 && $0 < 0x7F }) else { return nil }
+        let name = normalized(family)
+        if name.isEmpty || generic.contains(name) || installed.contains(name) { return nil }
+        return name
+    }
+
+    /// True when no configuration file names `name` (normalized) nor tests for a part of it.
+    private static func isUnmentioned(_ name: String, mentioned: Set<String>, contained: [String]) -> Bool {
+        !mentioned.contains(name) && !contained.contains { name.contains($0) }
     }
 
     /// `text` as fontconfig compares family names, or more loosely: lower case, without white
