@@ -171,46 +171,11 @@ extension Styler {
     /// `text` as runs of the table's base style, each token of `spans` in its style
     /// (``codeRuns``, which keeps what this makes).
     private func highlightedRuns(_ text: String, spans: [TokenSpan], table: TokenStyleTable) -> [StyledRun] {
-        let base = table.base
-        guard !spans.isEmpty else { return [StyledRun(text, style: base)] }
+        guard !spans.isEmpty else { return [StyledRun(text, style: table.base)] }
         let bytes = Array(text.utf8)
-        var runs: [StyledRun] = []
-        // The run being gathered: pieces of one style are appended to a string of its own, in
-        // place (appended to the array's last run after a copy of that run was read, the text
-        // was shared and copied whole each time: a line of 400,000 characters took 2.6 s).
-        var pending: (text: String, style: RunStyle)?
-        func flush() {
-            if let pending { runs.append(StyledRun(pending.text, style: pending.style)) }
-            pending = nil
+        return table.runs(of: spans, bytes: bytes).map { run in
+            StyledRun(String(decoding: bytes[run.bytes], as: UTF8.self), style: table.style(at: run.style))
         }
-        func append(_ range: Range<Int>, _ style: RunStyle) {
-            guard !range.isEmpty else { return }
-            let piece = String(decoding: bytes[range], as: UTF8.self)
-            if pending?.style == style {
-                pending!.text += piece
-            } else {
-                flush()
-                pending = (piece, style)
-            }
-        }
-        var position = 0
-        for span in spans where span.start >= position && span.start + span.length <= bytes.count {
-            // Spaces and line ends between two tokens take the previous token's style: they
-            // draw no ink, and a monospaced face's space has one advance in every weight, so
-            // the line sets the same with fewer runs (each run is a shaping item and a fill
-            // colour change in the PDF). Not after a token with a background of its own, which
-            // would then cover the blank too.
-            let gap = position..<span.start
-            let blank = bytes[gap].allSatisfy { $0 == 0x20 || $0 == 0x0A }
-            let last = pending?.style ?? runs.last?.style
-            let previous = last.flatMap { $0.background == base.background ? $0 : nil }
-            append(gap, blank ? (previous ?? base) : base)
-            append(span.range, table.style(for: span.token))
-            position = span.start + span.length
-        }
-        append(position..<bytes.count, base)
-        flush()
-        return runs
     }
 }
 
@@ -267,11 +232,6 @@ final class TokenStyleTable: Sendable {
         }
     }
 
-    /// The style of tokens of kind `token`.
-    func style(for token: CodeToken) -> RunStyle {
-        styles[slots[Self.slot(of: token)]]
-    }
-
     /// The tokens' colours of `text` (``TokenColors``), as ``TokenColors/init(_:base:)`` finds
     /// them in the runs ``Styler/codeRuns(_:definition:base:)`` makes of `spans`, found from the
     /// spans without making the runs; nil when those colours would be nil (the runs are then
@@ -284,23 +244,12 @@ final class TokenStyleTable: Sendable {
     }
 
     private func colors(of spans: [TokenSpan], bytes: UnsafeBufferPointer<UInt8>) -> TokenColors? {
+        let runs = runs(of: spans, bytes: bytes)
+        guard runs.count > 1, runs.allSatisfy({ colorOnly[$0.style] }) else { return nil }
         var starts: [Int] = []
         var colors: [RGBAColor] = []
         var backgrounds: [TokenColors.Background] = []
-        var runCount = 0
-        var failed = false
-        // The run being gathered (bytes and style index), and the style of the last run made.
-        var pending: (bytes: Range<Int>, style: Int)?
-        var lastMade: Int?
-        func flush() {
-            guard let run = pending else { return }
-            pending = nil
-            lastMade = run.style
-            runCount += 1
-            guard colorOnly[run.style] else {
-                failed = true
-                return
-            }
+        for run in runs {
             let style = styles[run.style]
             if let background = style.background, background != base.background {
                 backgrounds.append(TokenColors.Background(bytes: run.bytes, color: background))
@@ -310,31 +259,48 @@ final class TokenStyleTable: Sendable {
                 colors.append(style.color)
             }
         }
+        guard colors.count > 1 || !backgrounds.isEmpty else { return nil }
+        starts[0] = 0
+        return TokenColors(starts: starts, colors: colors, backgrounds: backgrounds)
+    }
+
+    /// The style at `index` of the runs ``runs(of:bytes:)`` makes.
+    func style(at index: Int) -> RunStyle {
+        styles[index]
+    }
+
+    /// The runs code of `bytes` (UTF-8) is set in, with `spans` its tokens: each a range of
+    /// bytes and the index of its style (``style(at:)``), neighbouring runs of different
+    /// styles. Bytes of no token are in the base style, but spaces and line ends between two
+    /// tokens take the previous token's style: they draw no ink, and a monospaced face's space
+    /// has one advance in every weight, so the line sets the same with fewer runs (each run is
+    /// a shaping item and a fill colour change in the PDF). Not after a token with a
+    /// background of its own, which would then cover the blank too. Spans that overlap one
+    /// before them or pass the end are left out.
+    func runs<Bytes: RandomAccessCollection<UInt8>>(of spans: [TokenSpan], bytes: Bytes) -> [(
+        bytes: Range<Int>, style: Int
+    )]
+    where Bytes.Index == Int {
+        var runs: [(bytes: Range<Int>, style: Int)] = []
         func append(_ range: Range<Int>, _ style: Int) {
             guard !range.isEmpty else { return }
-            if let run = pending, run.style == style {
-                pending = (run.bytes.lowerBound..<range.upperBound, style)
+            if let last = runs.last, last.style == style {
+                runs[runs.count - 1].bytes = last.bytes.lowerBound..<range.upperBound
             } else {
-                flush()
-                pending = (range, style)
+                runs.append((range, style))
             }
         }
         var position = 0
         for span in spans where span.start >= position && span.start + span.length <= bytes.count {
-            // As the runs are made: blanks between tokens take the previous token's style.
             let gap = position..<span.start
             let blank = bytes[gap].allSatisfy { $0 == 0x20 || $0 == 0x0A }
-            let previous = (pending?.style ?? lastMade).flatMap { keepsBackground[$0] ? $0 : nil }
+            let previous = runs.last.flatMap { keepsBackground[$0.style] ? $0.style : nil }
             append(gap, blank ? (previous ?? 0) : 0)
             append(span.range, slots[Self.slot(of: span.token)])
             position = span.start + span.length
-            if failed { return nil }
         }
         append(position..<bytes.count, 0)
-        flush()
-        guard !failed, runCount > 1, colors.count > 1 || !backgrounds.isEmpty else { return nil }
-        starts[0] = 0
-        return TokenColors(starts: starts, colors: colors, backgrounds: backgrounds)
+        return runs
     }
 
     /// The table for `base` under `code`, made on first use.
