@@ -12,8 +12,9 @@ internal import CCmarkGFM
 /// - *Markup declaration open state*, *bogus comment state*: `<!…>` other than a comment or a
 ///   DOCTYPE (`<![CDATA[ … ]]>`, `<!ELEMENT …>`), `<?…>` and `</` followed by neither a letter nor
 ///   `>` are comments that end at the first `>`; `</>` is nothing ("missing-end-tag-name").
-/// - *The "in body" insertion mode*: an end tag `</br>` is a `<br>`; a start tag `<image>` is an
-///   `<img>`.
+/// - *The "in body" insertion mode*: an end tag `</br>` is a `<br>`; an end tag `</p>` with no
+///   `<p>` open is an empty paragraph, `<p></p>` (a `<p>` is closed by the start tags of blocks,
+///   ``closesParagraph``, as the standard closes it); a start tag `<image>` is an `<img>`.
 /// - *RAWTEXT state*, *RCDATA state*, *PLAINTEXT state*: the content of `<xmp>`, `<iframe>`,
 ///   `<noembed>`, `<noframes>` and `<noscript>` is text up to its end tag, as is `<textarea>`'s and
 ///   `<title>`'s (character references decoded); everything after `<plaintext>` is text.
@@ -30,10 +31,13 @@ internal import CCmarkGFM
 ///
 /// Time and memory are linear in the fragment's length.
 enum HTMLFiveTokens {
-    /// `bytes` rewritten by the rules above.
-    static func normalized(_ bytes: [UInt8]) -> [UInt8] {
+    /// `bytes` rewritten by the rules above. A `tag` alone, taken out of inline HTML whose open
+    /// elements the caller keeps, has no paragraph open to judge an end tag `</p>` by: it is
+    /// left as written.
+    static func normalized(_ bytes: [UInt8], tag: Bool = false) -> [UInt8] {
         guard bytes.contains(where: { $0 == UInt8(ascii: "<") || $0 == UInt8(ascii: "&") }) else { return bytes }
         var normalizer = Normalizer(input: bytes)
+        normalizer.judgesParagraphEnds = !tag
         normalizer.run()
         return normalizer.output
     }
@@ -58,6 +62,16 @@ enum HTMLFiveTokens {
         0, 0x2018, 0x2019, 0x201C, 0x201D, 0x2022, 0x2013, 0x2014, 0x02DC, 0x2122, 0x0161, 0x203A, 0x0153, 0, 0x017E,
         0x0178,
     ]
+
+    /// Elements whose start tag closes an open `<p>` (*"in body"*: "If the stack of open elements
+    /// has a p element in button scope, then close a p element"), and whose end tag closes one
+    /// opened inside them, and the table elements, inside which a `<p>` outside is not in scope.
+    static let closesParagraph: Set<[UInt8]> = Set(
+        """
+        address article aside blockquote center details dialog dir div dl fieldset figcaption figure footer form \
+        header hgroup main menu nav ol search section summary ul h1 h2 h3 h4 h5 h6 pre listing plaintext xmp \
+        table hr dd dt li td th caption button
+        """.split(separator: " ").map { Array($0.utf8) })
 
     /// Elements whose content is text up to their end tag: RAWTEXT (`&` is text too) or RCDATA.
     static let rawText: Set<[UInt8]> = Set(["xmp", "iframe", "noembed", "noframes", "noscript"].map { Array($0.utf8) })
@@ -94,6 +108,10 @@ enum HTMLFiveTokens {
         let input: [UInt8]
         var output: [UInt8] = []
         var index = 0
+        /// Whether a `<p>` is open: an end tag `</p>` with none open is an empty paragraph.
+        var paragraphOpen = false
+        /// Whether an end tag `</p>` with no `<p>` open is written as an empty paragraph.
+        var judgesParagraphEnds = true
         var names: [[UInt8]: String?] = [:]
         /// The last `>` of the input: a search for one past it is never made (linear time).
         let lastClose: Int
@@ -245,11 +263,14 @@ enum HTMLFiveTokens {
             guard let close = tagEnd(from: nameEnd) else { return copyRest() }
             if name == Array("br".utf8) {
                 output += "<br>".utf8
+            } else if name == Array("p".utf8), judgesParagraphEnds, !paragraphOpen {
+                output += "<p></p>".utf8
             } else if let renamed = Self.preformatted(name) {
                 output += "</\(renamed)>".utf8
             } else {
                 output += input[index..<close]
             }
+            if name == Array("p".utf8) || HTMLFiveTokens.closesParagraph.contains(name) { paragraphOpen = false }
             index = close
         }
 
@@ -301,6 +322,11 @@ enum HTMLFiveTokens {
             }
             attributes(from: nameEnd, to: close)
             index = close
+            if name == Array("p".utf8) {
+                paragraphOpen = true
+            } else if HTMLFiveTokens.closesParagraph.contains(name) {
+                paragraphOpen = false
+            }
             // `<xmp>` and `<plaintext>` keep a first newline, which `<pre>` drops.
             let xmp = name == Array("xmp".utf8)
             if xmp || name == Array("plaintext".utf8), byte(index) == 0x0A { output.append(0x0A) }

@@ -1004,7 +1004,7 @@ struct RawHTML {
             droppedAfterSpace = false
             // The tag as HTML5's tokenizer reads it (`</br>` a `<br>`, `<image>` an `<img>`).
             let written = html.trimmingCharacters(in: .whitespacesAndNewlines)
-            let tag = String(decoding: HTMLFiveTokens.normalized(Array(written.utf8)), as: UTF8.self)
+            let tag = String(decoding: HTMLFiveTokens.normalized(Array(written.utf8), tag: true), as: UTF8.self)
             if tag.hasPrefix("</") {
                 let name = String(tag.dropFirst(2).prefix { $0.isLetter || $0.isNumber || $0 == "-" }).lowercased()
                 if markingHeadings, Self.headings.contains(name), openHeading {

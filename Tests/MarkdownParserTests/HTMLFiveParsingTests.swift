@@ -38,6 +38,17 @@ import Testing
         return lines(blocks(markdown))
     }
 
+    /// An end tag `</p>` with no `<p>` open is an empty paragraph (*"in body"*), so the text on
+    /// either side is not joined; one that closes an open `<p>`, or a `<p>` a block closed, is
+    /// not.
+    @Test func strayParagraphEndTagSeparatesTheTextAround() {
+        #expect(outline("<div>a</p>b</div>\n") == ["p: a", "p: b"])
+        #expect(outline("<table><tr><td>a</p>b</td></tr></table>\n").last == "td: a⏎⏎b")
+        #expect(outline("<div>x <p>in p</div></p>after\n") == ["p: x", "p: in p", "p: after"])
+        #expect(outline("<div><p>one</p> two</div>\n") == ["p: one", "p: two"])
+        #expect(outline("<div>one <b>two</b> three</div>\n") == ["p: one two three"])
+    }
+
     /// `<!-->` and `<!--->` are complete, empty comments ("abrupt-closing-of-empty-comment"):
     /// the text after them is shown. A comment ends at `--!>` too.
     @Test func emptyCommentsEndWhereTheyStart() {
