@@ -139,13 +139,25 @@ public struct ListBlock: Hashable, Sendable {
     public var delimiter: Character
     /// The items, in source order.
     public var items: [ListItem]
+    /// True for an ordered list numbered downwards from ``start`` (HTML's `<ol reversed>`).
+    public var reversed: Bool
     /// Creates a list from its parts.
-    public init(ordered: Bool, start: Int = 1, tight: Bool = true, delimiter: Character = ".", items: [ListItem]) {
+    public init(
+        ordered: Bool, start: Int = 1, tight: Bool = true, delimiter: Character = ".", items: [ListItem],
+        reversed: Bool = false
+    ) {
         self.ordered = ordered
         self.start = start
         self.tight = tight
         self.delimiter = delimiter
         self.items = items
+        self.reversed = reversed
+    }
+
+    /// The number of the item at `index` (from 0) of an ordered list: ``start`` plus `index`,
+    /// or minus it when the list is ``reversed``.
+    public func number(at index: Int) -> Int {
+        reversed ? start &- index : start &+ index
     }
 }
 

@@ -19,6 +19,8 @@ struct RawHTML {
     /// quotation marks are double at even depths, single at odd ones (HTML's `q`, CSS `quotes`
     /// for English and Korean).
     private var quoteDepth = 0
+    /// How many `<ul>` and `<ol>` elements the text being read is inside (``listInlines``).
+    private var listDepth = 0
     /// How many `<table>` elements the HTML blocks read so far leave open: while one is, each
     /// HTML block is kept as written, for ``nestTables(_:)``.
     var openTables = 0
@@ -466,8 +468,11 @@ struct RawHTML {
         name: String, attributes: [String: String], children: [HTMLNode],
         to builder: inout BlockBuilder, location: SourceLocation?, depth: Int
     ) {
-        let start = attributes["start"].flatMap { Int($0.trimmingCharacters(in: .whitespaces)) } ?? 1
-        var list = ListBlock(ordered: name == "ol", start: start, tight: true, items: [])
+        // `reversed` counts down, from the number of items when no `start` is given (HTML,
+        // "The ol element").
+        let reversed = name == "ol" && attributes["reversed"] != nil
+        let written = attributes["start"].flatMap { Int($0.trimmingCharacters(in: .whitespaces)) }
+        var list = ListBlock(ordered: name == "ol", start: written ?? 1, tight: true, items: [], reversed: reversed)
         var outside = BlockBuilder(location: location)
         func placeOutside() {
             let blocks = outside.finish()
@@ -490,6 +495,7 @@ struct RawHTML {
             list.items.append(ListItem(blocks: item.finish()))
         }
         placeOutside()
+        if reversed, written == nil { list.start = list.items.count }
         if !list.items.isEmpty { builder.blocks.append(Block(.list(list), location: location)) }
     }
 
@@ -861,6 +867,9 @@ struct RawHTML {
                 // Markdown blocks in a cell: on lines of their own, as a block element's text.
                 return [.lineBreak] + Self.cellInlines(blocks) + [.lineBreak]
             }
+            if name == "ul" || name == "ol" {
+                return listInlines(name, attributes, children, location: location, depth: depth)
+            }
             if isBlockElement(name) || name == "li" || name == "tr" || name == "td" || name == "th" {
                 // A block inside text (or table parts out of place): its text, on a line of its own.
                 return [.lineBreak] + inlines(children, location: location, depth: depth + 1) + [.lineBreak]
@@ -877,6 +886,37 @@ struct RawHTML {
             quoteDepth = outer
             return element(name, attributes, content: content, quotes: outer, location: location)
         }
+    }
+
+    /// A `<ul>` or `<ol>` inside text (a table cell's): each item on a line of its own after its
+    /// marker, numbered as ``appendList`` numbers a list (`start`, `reversed`), indented an em
+    /// for each list it is inside, as inline HTML's lists are set.
+    private mutating func listInlines(
+        _ name: String, _ attributes: [String: String], _ children: [HTMLNode], location: SourceLocation?, depth: Int
+    ) -> [Inline] {
+        let ordered = name == "ol"
+        let reversed = ordered && attributes["reversed"] != nil
+        let itemCount = children.count { if case .element("li", _, _) = $0 { true } else { false } }
+        let written = attributes["start"].flatMap { Int($0.trimmingCharacters(in: .whitespaces)) }
+        let list = ListBlock(
+            ordered: ordered, start: written ?? (reversed ? itemCount : 1), items: [], reversed: reversed)
+        let indent = String(repeating: "\u{2003}", count: listDepth)
+        listDepth += 1
+        defer { listDepth -= 1 }
+        var result: [Inline] = [.lineBreak]
+        var index = 0
+        for child in children {
+            guard case .element("li", _, let itemChildren) = child else {
+                result += inlines(child, location: location, depth: depth + 1)
+                continue
+            }
+            if index > 0 { result.append(.lineBreak) }
+            let marker = ordered ? "\(list.number(at: index))." : "•"
+            result +=
+                [.text(indent + marker + "\u{00A0}")] + inlines(itemChildren, location: location, depth: depth + 2)
+            index += 1
+        }
+        return result + [.lineBreak]
     }
 
     /// The inline form of a text-level element `name` around `content`, inside `quotes` `<q>`

@@ -622,8 +622,9 @@ public struct Styler: Sendable {
         let depth = context.cascade.listDepth
         let textCascade = paragraphCascade(context)
         let font = textCascade.font
-        let lastNumber = list.start + max(0, list.items.count - 1)
-        let markerWidthEm = list.ordered ? 0.62 * Double(String(lastNumber).count + 1) + 0.6 : 1.3
+        let numberLength = max(
+            String(list.number(at: 0)).count, String(list.number(at: max(0, list.items.count - 1))).count)
+        let markerWidthEm = list.ordered ? 0.62 * Double(numberLength + 1) + 0.6 : 1.3
         var markerStyle = textCascade.runStyle
         markerStyle.font.families += ["DejaVu Sans"]  // bullets and ballot boxes
         markerStyle.link = nil
@@ -654,7 +655,7 @@ public struct Styler: Sendable {
             if let box, !list.ordered {
                 [box]
             } else if list.ordered {
-                [StyledRun("\(list.start + index)\(list.delimiter)", style: frame.markerStyle)]
+                [StyledRun("\(list.number(at: index))\(list.delimiter)", style: frame.markerStyle)]
             } else {
                 frame.bulletMarker
             }

@@ -49,6 +49,22 @@ import Testing
         #expect(outline("<div>one <b>two</b> three</div>\n") == ["p: one two three"])
     }
 
+    /// `<ol reversed>` counts down: from its `start`, or from the number of its items when it
+    /// has none (HTML, "The ol element").
+    @Test func reversedListsCountDown() {
+        func numbers(_ html: String) -> [Int] {
+            blocks(html).flatMap { block -> [Int] in
+                guard case .list(let list) = block.kind else { return [] }
+                return list.items.indices.map { list.number(at: $0) }
+            }
+        }
+        #expect(numbers("<ol start=\"5\" reversed><li>five</li><li>four</li></ol>\n") == [5, 4])
+        #expect(numbers("<ol reversed><li>a</li><li>b</li><li>c</li></ol>\n") == [3, 2, 1])
+        #expect(numbers("<ol reversed start=\"1\"><li>a</li><li>b</li></ol>\n") == [1, 0])
+        #expect(numbers("<ol start=\"2\"><li>a</li><li>b</li></ol>\n") == [2, 3])
+        #expect(numbers("<ul reversed><li>a</li></ul>\n") == [1])
+    }
+
     /// `<!-->` and `<!--->` are complete, empty comments ("abrupt-closing-of-empty-comment"):
     /// the text after them is shown. A comment ends at `--!>` too.
     @Test func emptyCommentsEndWhereTheyStart() {

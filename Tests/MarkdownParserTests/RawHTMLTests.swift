@@ -98,6 +98,25 @@ import Testing
         #expect(attributes.pairs.contains { $0.key == "align" && $0.value == "right" })
     }
 
+    /// A list in a cell of an HTML table keeps its bullets and numbers (`start`, `reversed`),
+    /// an item a line, nested items an em in.
+    @Test func listsInHTMLTableCellsKeepTheirMarkers() {
+        let html =
+            "<table><tr><td><ol start=\"3\"><li>x</li><li>y<ul><li>z</li></ul></li></ol></td>"
+            + "<td><ol reversed><li>a</li><li>b</li></ol></td></tr></table>\n"
+        var cells: [[Inline]] = []
+        for block in blocks(html) {
+            if case .table(let table) = block.kind { cells = table.rows.first ?? [] }
+        }
+        let texts = cells.map { cell in
+            cell.map { if case .lineBreak = $0 { "|" } else { $0.plainText } }.joined()
+                .split(separator: "|").map(String.init)
+        }
+        #expect(
+            texts == [["3.\u{00A0}x", "4.\u{00A0}y", "\u{2003}•\u{00A0}z"], ["2.\u{00A0}a", "1.\u{00A0}b"]],
+            "\(texts)")
+    }
+
     /// A list written in a line of inline HTML (a table cell's `<ul><li>…`, as GitHub shows
     /// it) sets each item on a line of its own behind its bullet or number, nested items an em
     /// in, and the text after the list on a line of its own: no empty first line.
