@@ -1,5 +1,6 @@
 import DocumentModel
 import Foundation
+import Typography
 
 /// The font sizes a document writes in attributes (`size=`), and the bound on how many distinct
 /// ones it may set.
@@ -39,10 +40,10 @@ struct AttributeSizes {
         if let known = written[units] { return known }
         guard written.count >= Self.limit else {
             written[units] = size
-            ascending.insert(size, at: insertionIndex(of: size))
+            ascending.insert(size, at: ascending.insertionIndex(of: size))
             return size
         }
-        let index = insertionIndex(of: size)
+        let index = ascending.insertionIndex(of: size)
         let above = index < ascending.count ? ascending[index] : nil
         let below = index > 0 ? ascending[index - 1] : nil
         let nearest: Double
@@ -55,17 +56,6 @@ struct AttributeSizes {
         moved.insert(units)
         if firstMoved == nil { firstMoved = (size, location, nearest) }
         return nearest
-    }
-
-    /// Where `size` goes in ``ascending`` (binary search).
-    private func insertionIndex(of size: Double) -> Int {
-        var low = 0
-        var high = ascending.count
-        while low < high {
-            let middle = (low + high) / 2
-            if ascending[middle] < size { low = middle + 1 } else { high = middle }
-        }
-        return low
     }
 }
 

@@ -12,3 +12,17 @@ extension Array where Element == Int {
         return low
     }
 }
+
+extension Array where Element: Comparable {
+    /// In an ascending array, the index of the first element not less than `value`: where
+    /// `value` goes to keep the order (a binary search, log₂ of the count steps).
+    package func insertionIndex(of value: Element) -> Int {
+        var low = 0
+        var high = count
+        while low < high {
+            let middle = (low + high) / 2
+            if self[middle] < value { low = middle + 1 } else { high = middle }
+        }
+        return low
+    }
+}
