@@ -69,7 +69,7 @@ import Typography
 
         func unknownSeconds(_ count: Int) -> Double {
             let template = (0..<count).map { "{n\($0)}" }.joined()
-            return Timing.bestSeconds { _ = RunningText.unknownFields(in: template) }
+            return Timing.bestThreadSeconds { _ = RunningText.unknownFields(in: template) }
         }
         let names = Timing.eightfold(unknownSeconds)
         #expect(names[1] < 16 * names[0], "\(names) s for 2,000 and 16,000 names")
