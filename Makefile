@@ -19,7 +19,7 @@ APT_PACKAGES = pkg-config libpango1.0-dev libcairo2-dev libfontconfig-dev libfre
   poppler-utils qpdf time icc-profiles-free valgrind
 STAMP = .build/.deps-installed
 
-.PHONY: math-reference all deps build pdf-check pdf-peers test test-fast tsan corpus-check showcase specimens bench bench-dir fuzz fonts-extra clean check-layering check-functions commit-info library-example readme-example install format lint
+.PHONY: math-reference all deps build pdf-check pdf-peers test test-fast tsan asan corpus-check showcase specimens bench bench-dir fuzz fonts-extra clean check-layering check-functions commit-info library-example readme-example install format lint
 
 all: build
 
@@ -105,6 +105,18 @@ tsan: deps
 	$(SWIFT) build --build-tests --sanitize=thread --scratch-path .build/tsan 2>&1 | grep -v 'prohibited flag' ; exit $${PIPESTATUS[0]}
 	TSAN_OPTIONS=halt_on_error=1 $(SWIFT) test --skip-build --sanitize=thread --scratch-path .build/tsan \
 	  --filter '$(TSAN_SUITES)' 2>&1 | grep -v 'prohibited flag' ; exit $${PIPESTATUS[0]}
+
+# Address Sanitizer over the fuzz campaign (its fixed seed, or FUZZ_SEED, FUZZ_CASES and
+# FUZZ_SECONDS as `make fuzz` takes them) and the hyphenation and shaping suites: the package
+# built with -sanitize=address in a folder of its own (.build/asan), GLib's slice allocator
+# replaced by malloc so that Pango's attributes and items are checked too; a read or write out
+# of bounds, a use after free or a double free fails the run at its first occurrence.
+ASAN_SUITES ?= FuzzTests|HyphenatorTests|ParagraphShapingTests|LongParagraphTests
+asan: deps
+	$(SWIFT) build --build-tests --sanitize=address --scratch-path .build/asan 2>&1 | grep -v 'prohibited flag' ; exit $${PIPESTATUS[0]}
+	G_SLICE=always-malloc ASAN_OPTIONS=detect_leaks=0:halt_on_error=1 TYPESET_BIN=$(CURDIR)/$(BIN) \
+	  $(SWIFT) test --skip-build --sanitize=address --scratch-path .build/asan \
+	  --filter '$(ASAN_SUITES)' 2>&1 | grep -v 'prohibited flag' ; exit $${PIPESTATUS[0]}
 
 # Every test but those marked `.slow` (scaling, memory peaks, fuzzing, huge inputs): the
 # layering check, the release binary and the suites, without the library example.

@@ -72,12 +72,16 @@ public enum Hyphenator {
             bytes = latin1
         }
         guard bytes.count > 1, bytes.count < 256 else { return [] }
+        // libhyphen reads the word as a C string besides its length: it looks for the
+        // dictionary's NOHYPHEN strings with `strstr` and marks the hyphen beside each match, so
+        // the word is passed with its terminating NUL, or it reads, and may write, past it.
+        let terminated = bytes + [0]
         var hyphens = [CChar](repeating: 0, count: bytes.count + 5)
         var rep: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>? = nil
         var pos: UnsafeMutablePointer<Int32>? = nil
         var cut: UnsafeMutablePointer<Int32>? = nil
-        let status = bytes.withUnsafeBufferPointer { buffer in
-            buffer.baseAddress!.withMemoryRebound(to: CChar.self, capacity: bytes.count) { text in
+        let status = terminated.withUnsafeBufferPointer { buffer in
+            buffer.baseAddress!.withMemoryRebound(to: CChar.self, capacity: terminated.count) { text in
                 hnj_hyphen_hyphenate3(
                     dictionary.pointer, text, Int32(bytes.count), &hyphens, nil, &rep, &pos, &cut,
                     1, 1, 1, 1)

@@ -42,7 +42,7 @@ import Typography
             #expect(failure == nil, "\(failure ?? "")")
             return
         }
-        while campaign.seconds == nil ? index < FuzzCampaign.cases : Date() < deadline {
+        while index < campaign.cases && Date() < deadline {
             if let failure = try FuzzCampaign.run(seed: campaign.seed, index: index, saving: campaign.saves) {
                 failures.append(failure)
             }
@@ -168,16 +168,22 @@ enum FuzzCampaign {
         var seed: UInt64
         var seconds: Double?
         var saves: Bool
+        /// Cases 0 ..< `cases` are run (all the time allows, with `seconds`).
+        var cases: Int
     }
 
     /// `FUZZ_SEED` (a number; `random` for a fresh one), `FUZZ_SECONDS` (run until then),
-    /// `FUZZ_SAVE` (save failures to `fuzz/failures/`, on with `FUZZ_SECONDS`).
+    /// `FUZZ_CASES` (run the cases numbered below it, over the shards as a campaign runs them:
+    /// a campaign's first cases again, whose order a crash may depend on), `FUZZ_SAVE` (save
+    /// failures to `fuzz/failures/`, on with `FUZZ_SECONDS`).
     static func fromEnvironment() -> Settings {
         let env = ProcessInfo.processInfo.environment
         var seed = defaultSeed
         if let s = env["FUZZ_SEED"] { seed = s == "random" ? fixedRandomSeed : UInt64(s) ?? defaultSeed }
         let seconds = env["FUZZ_SECONDS"].flatMap(Double.init)
-        return Settings(seed: seed, seconds: seconds, saves: seconds != nil || env["FUZZ_SAVE"] != nil)
+        let cases = env["FUZZ_CASES"].flatMap(Int.init) ?? (seconds == nil ? Self.cases : .max)
+        return Settings(
+            seed: seed, seconds: seconds, saves: seconds != nil || env["FUZZ_SAVE"] != nil, cases: cases)
     }
 
     /// When the first shard started (the campaign's clock).
