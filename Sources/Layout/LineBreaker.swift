@@ -26,8 +26,8 @@ public struct LineBreaker: Sendable {
             /// break when `cost` is `-infinity`.
             case penalty
         }
-        // The one-byte properties come first: an item is 56 bytes, not 72 (a paragraph of a
-        // megabyte has about half a million items).
+        // The one-byte properties and the position come first: an item is 48 bytes, not 72 (a
+        // paragraph of a megabyte has about a million items).
         /// Box, glue or penalty.
         public var kind: Kind
         /// A flagged penalty (a hyphen): two flagged breaks in a row cost ``Parameters/doubleHyphenDemerits``
@@ -37,6 +37,8 @@ public struct LineBreaker: Sendable {
         public var flagged: Bool
         /// Only for the emergency pass (a break inside a word wider than the measure).
         public var emergency: Bool
+        /// ``position``, in the four bytes after the one-byte properties.
+        private var storedPosition: Int32
         /// Natural width, pt (for a penalty: the width added when breaking there).
         public var width: Double
         /// How far the item may grow, pt, when the line is short.
@@ -50,8 +52,26 @@ public struct LineBreaker: Sendable {
         /// final period, comma, quote, hyphen or letter with overhang); for a box, into the
         /// left margin when a line starts with it (an opening quote, a `T` or `A`).
         public var hang: Double
-        /// The caller's position for the item (the backend's byte offset in the text).
-        public var position: Int
+        /// The caller's position for the item (the composer's scalar index in the text).
+        public var position: Int {
+            get { Int(storedPosition) }
+            set { storedPosition = Int32(newValue) }
+        }
+
+        private init(
+            kind: Kind, flagged: Bool, emergency: Bool, width: Double, stretch: Double, shrink: Double, cost: Double,
+            hang: Double, position: Int
+        ) {
+            self.kind = kind
+            self.flagged = flagged
+            self.emergency = emergency
+            storedPosition = Int32(position)
+            self.width = width
+            self.stretch = stretch
+            self.shrink = shrink
+            self.cost = cost
+            self.hang = hang
+        }
 
         /// A box of `width` pt that may stretch by `stretch` and shrink by `shrink` pt when
         /// justified; `hang` pt of it may protrude into the left margin when a line starts with it.
@@ -172,18 +192,35 @@ public struct LineBreaker: Sendable {
     /// emergency pass cuts its paths, ``emergencyNodeLimit``, which it checks as it compacts).
     var compactionThreshold = 4096
 
+    /// A break the search reached, with the best line to it from a break before. What every
+    /// node made at one break shares (its item, the sums after it, the next line's left
+    /// protrusion) is kept once for the break's active group (``ActiveGroup``), and worked out
+    /// again from the items for the chosen lines (``chosenLines(_:nodes:active:settled:)``): a
+    /// node is 32 bytes. In text whose paths never meet (a paragraph of one word repeated) the
+    /// search holds every node of about a hundred paths, one a line each.
     private struct Node {
-        var position: Int  // item index of the break (-1 for the paragraph start)
-        var line: Int
-        var fitness: Int
-        var hyphens: Int  // consecutive hyphenated lines ending here
-        var totalWidth: Double, totalStretch: Double, totalShrink: Double  // sums after the break
-        var widthBefore: Double  // the sum of widths before the break's item (where its line ends)
         var demerits: Double
-        var previous: Int  // index into `nodes`, -1 for none
         var ratio: Double
+        var position: Int32  // item index of the break (-1 for the paragraph start)
+        var line: Int32
+        var previous: Int32  // index into `nodes`, -1 for none
+        var fitness: UInt8
+        var hyphens: UInt8  // consecutive hyphenated lines ending here
         var hyphenated: Bool
-        var startHang: Double  // what the next line's first box may protrude into the left margin
+        /// Another node of its break costs less by more than any later line can change
+        /// (``markDominated(_:from:)``): no best line starts here.
+        var dominated = false
+    }
+
+    /// The nodes made at one break that are still active (consecutive in the search's nodes),
+    /// with what they share: the break's item index and the sums of the items before the
+    /// first item of the line after it, and what that line's first box may protrude into the
+    /// left margin.
+    private struct ActiveGroup {
+        var nodes: Range<Int>
+        var position: Int
+        var totalWidth: Double, totalStretch: Double, totalShrink: Double
+        var startHang: Double
     }
 
     /// Breaks `items` into lines of `width` pt. The last item should be a forced break
@@ -239,12 +276,8 @@ public struct LineBreaker: Sendable {
     }
 
     /// The node of the paragraph's start: no line yet, decent fitness.
-    private func startNode(_ items: [Item]) -> Node {
-        Node(
-            position: -1, line: 0, fitness: 2, hyphens: 0, totalWidth: 0, totalStretch: 0, totalShrink: 0,
-            widthBefore: 0, demerits: 0, previous: -1, ratio: 0, hyphenated: false,
-            startHang: startHang(after: -1, items))
-    }
+    private static let startNode = Node(
+        demerits: 0, ratio: 0, position: -1, line: 0, previous: -1, fitness: 2, hyphens: 0, hyphenated: false)
 
     /// One pass of the search; nil when no feasible breaks exist (never nil when `emergency`).
     private func search(
@@ -258,15 +291,18 @@ public struct LineBreaker: Sendable {
         var sumWidth = 0.0
         var sumStretch = 0.0
         var sumShrink = 0.0
-        var nodes = [startNode(items)]
+        var nodes = [Self.startNode]
         var nodeLimit = compactionThreshold
         var settled: [Node] = []  // the breaks every active break descends from, in order (see `compact`)
-        var dominated: [Bool] = [false]
         // The active breaks in groups: the nodes made at one break (consecutive in `nodes`)
         // share their position and totals, so a line from any of them has the same width,
         // ratio and badness: computed once per group. In order, as the nodes were made.
-        var active: [Range<Int>] = [0..<1]
-        var survivors: [Range<Int>] = []
+        var active = [
+            ActiveGroup(
+                nodes: 0..<1, position: -1, totalWidth: 0, totalStretch: 0, totalShrink: 0,
+                startHang: startHang(after: -1, items))
+        ]
+        var survivors: [ActiveGroup] = []
         var lastResort: Int? = nil  // the most recent node dropped, for an overfull line
         let slots = 4 * 3  // fitness class × consecutive hyphens (0, 1, 2+)
         var best = [(demerits: Double, from: Int, ratio: Double)](repeating: (.infinity, -1, 0), count: slots)
@@ -295,17 +331,16 @@ public struct LineBreaker: Sendable {
             var found = false
             survivors.removeAll(keepingCapacity: true)
             for group in active {
-                let head = nodes[group.lowerBound]
-                let natural = widthBefore - head.totalWidth + breakWidth
-                let available = width + item.hang + head.startHang
-                let stretch = parameters.raggedStretch ?? (stretchBefore - head.totalStretch)
-                let shrink = parameters.raggedStretch == nil ? shrinkBefore - head.totalShrink : 0
+                let natural = widthBefore - group.totalWidth + breakWidth
+                let available = width + item.hang + group.startHang
+                let stretch = parameters.raggedStretch ?? (stretchBefore - group.totalStretch)
+                let shrink = parameters.raggedStretch == nil ? shrinkBefore - group.totalShrink : 0
                 let ratio = adjustmentRatio(
                     natural: natural, available: available, stretch: stretch, shrink: shrink,
                     forced: forced, width: width)
                 if ratio < -1 {
                     // Overfull from here on: these nodes can never start a line reaching further.
-                    lastResort = group.upperBound - 1
+                    lastResort = group.nodes.upperBound - 1
                     continue
                 }
                 survivors.append(group)
@@ -314,24 +349,24 @@ public struct LineBreaker: Sendable {
                     ratio: visibleRatio(ratio, natural: natural, stretch: stretch), at: item, forced: forced)
                 let lineFitness = fitness(ratio)
                 let unspaced =
-                    forced && head.position >= 0 && !(head.position + 1..<i).contains { items[$0].kind == .glue }
+                    forced && group.position >= 0 && !(group.position + 1..<i).contains { items[$0].kind == .glue }
                 let runt = isLast && unspaced && natural < width * parameters.shortLastLine
-                let lone = runt && Self.isLoneBox(items, after: head.position, before: i)
+                let lone = runt && Self.isLoneBox(items, after: group.position, before: i)
                 // The rest of a hyphenated word alone on a paragraph's last line (or a line a hard
                 // break ends), or one word after a line ending in a hyphen or dash (`land-on-` |
                 // `label.`, which reads as one word broken): never in the first two passes, a
                 // last resort in the emergency pass.
-                let fragment = unspaced && items[head.position].flagged
+                let fragment = unspaced && items[group.position].flagged
                 if fragment && !emergency { continue }
-                for a in group where !dominated[a] {
+                for a in group.nodes where !nodes[a].dominated {
                     let node = nodes[a]
-                    let hyphens = hyphenated ? node.hyphens + 1 : 0
+                    let hyphens = hyphenated ? Int(node.hyphens) + 1 : 0
                     if hyphens > parameters.maxConsecutiveHyphens && !emergency { continue }
                     // The same additions in the same order as for one node at a time.
                     var demerits = lineDemerits
                     if hyphenated && node.hyphenated { demerits += parameters.doubleHyphenDemerits }
                     if isLast && node.hyphenated { demerits += parameters.finalHyphenDemerits }
-                    if abs(lineFitness - node.fitness) > 1 { demerits += parameters.adjacentDemerits }
+                    if abs(lineFitness - Int(node.fitness)) > 1 { demerits += parameters.adjacentDemerits }
                     if runt { demerits += parameters.shortLastLineDemerits }
                     if lone { demerits += parameters.loneCharacterDemerits }
                     if fragment { demerits += Self.fragmentDemerits }
@@ -353,15 +388,14 @@ public struct LineBreaker: Sendable {
             // refused): the pass then fails and the next one tries.
             if forced { active.removeAll(keepingCapacity: true) }
             if !found { continue }
-            let first = nodes.count
-            appendNodes(
-                at: i, items, best: best, sumsBefore: (widthBefore, stretchBefore, shrinkBefore),
-                hyphenated: hyphenated, to: &nodes, dominated: &dominated)
-            active.append(first..<nodes.count)
+            active.append(
+                appendNodes(
+                    at: i, items, best: best, sumsBefore: (widthBefore, stretchBefore, shrinkBefore),
+                    hyphenated: hyphenated, to: &nodes))
             if nodes.count >= nodeLimit {
                 nodeLimit = compactHeld(
-                    &nodes, dominated: &dominated, active: &active, lastResort: &lastResort, settled: &settled,
-                    emergency: emergency, mostNodes: &mostNodes)
+                    &nodes, active: &active, lastResort: &lastResort, settled: &settled, emergency: emergency,
+                    mostNodes: &mostNodes)
             }
         }
         return chosenLines(items, nodes: nodes, active: active, settled: settled)
@@ -385,30 +419,30 @@ public struct LineBreaker: Sendable {
 
     /// Appends to `nodes` a node for each fitness class and hyphen count with a `best` line
     /// ending at the break at item `index` (from its predecessor, with its demerits and ratio),
-    /// not yet dominated, then marks those dominated (``markDominated(_:from:_:)``).
-    /// `sumsBefore` are the running sums before the item.
+    /// not yet dominated, then marks those dominated (``markDominated(_:from:)``), and returns
+    /// them as an active group. `sumsBefore` are the running sums before the item.
     private func appendNodes(
         at index: Int, _ items: [Item], best: [(demerits: Double, from: Int, ratio: Double)],
         sumsBefore: (width: Double, stretch: Double, shrink: Double), hyphenated: Bool,
-        to nodes: inout [Node], dominated: inout [Bool]
-    ) {
+        to nodes: inout [Node]
+    ) -> ActiveGroup {
         // The sums before the next line's first item: those before this one plus the items
         // from here to there, added in order.
         let (afterWidth, afterStretch, afterShrink) = sums(
             after: index, items, width: sumsBefore.width, stretch: sumsBefore.stretch, shrink: sumsBefore.shrink)
         let first = nodes.count
-        let startHang = startHang(after: index, items)
         for key in best.indices where best[key].from >= 0 {
             let candidate = best[key]
             nodes.append(
                 Node(
-                    position: index, line: nodes[candidate.from].line + 1, fitness: key / 3, hyphens: key % 3,
-                    totalWidth: afterWidth, totalStretch: afterStretch, totalShrink: afterShrink,
-                    widthBefore: sumsBefore.width, demerits: candidate.demerits, previous: candidate.from,
-                    ratio: candidate.ratio, hyphenated: hyphenated, startHang: startHang))
-            dominated.append(false)
+                    demerits: candidate.demerits, ratio: candidate.ratio, position: Int32(index),
+                    line: nodes[candidate.from].line + 1, previous: Int32(candidate.from), fitness: UInt8(key / 3),
+                    hyphens: UInt8(key % 3), hyphenated: hyphenated))
         }
-        markDominated(nodes, from: first, &dominated)
+        markDominated(&nodes, from: first)
+        return ActiveGroup(
+            nodes: first..<nodes.count, position: index, totalWidth: afterWidth, totalStretch: afterStretch,
+            totalShrink: afterShrink, startHang: startHang(after: index, items))
     }
 
     /// The adjustment ratio a line set at `ratio` shows in its word spaces, for its badness: past
@@ -465,13 +499,13 @@ public struct LineBreaker: Sendable {
     /// that costs more than another with the same hyphen count plus the most the fitness
     /// classes can add (``Parameters/adjacentDemerits``), since every line from either adds the
     /// same demerits but for that term.
-    private func markDominated(_ nodes: [Node], from first: Int, _ dominated: inout [Bool]) {
+    private func markDominated(_ nodes: inout [Node], from first: Int) {
         for a in first..<nodes.count {
             for b in first..<nodes.count
             where b != a && nodes[b].hyphens == nodes[a].hyphens
                 && nodes[b].demerits + parameters.adjacentDemerits < nodes[a].demerits
             {
-                dominated[a] = true
+                nodes[a].dominated = true
                 break
             }
         }
@@ -479,63 +513,71 @@ public struct LineBreaker: Sendable {
 
     /// The lines of the best path: from the active node at the last item with the least
     /// demerits (the first of them), back through its predecessors, after the `settled`
-    /// breaks; nil when no node reaches the last item.
-    private func chosenLines(_ items: [Item], nodes: [Node], active: [Range<Int>], settled: [Node]) -> [Line]? {
+    /// breaks; nil when no node reaches the last item. Each line's natural width is worked out
+    /// from the sums of the items' widths before its break and after the break before it,
+    /// added in item order as the search added them, so each is the same double.
+    private func chosenLines(_ items: [Item], nodes: [Node], active: [ActiveGroup], settled: [Node]) -> [Line]? {
         var end: Int?
-        for group in active where nodes[group.lowerBound].position == items.count - 1 {
-            for a in group where end.map({ nodes[a].demerits < nodes[$0].demerits }) ?? true { end = a }
+        for group in active where group.position == items.count - 1 {
+            for a in group.nodes where end.map({ nodes[a].demerits < nodes[$0].demerits }) ?? true { end = a }
         }
         guard let end else { return nil }
         var chain: [Int] = []
         var link = end
         while link > 0 {
             chain.append(link)
-            link = nodes[link].previous
+            link = Int(nodes[link].previous)
         }
         var lines: [Line] = []
         lines.reserveCapacity(settled.count + chain.count)
         var start = 0
         var startWidth = 0.0
         var startHang = startHang(after: -1, items)
+        var sumWidth = 0.0  // the widths of the boxes and glue before item `summed`
+        var summed = 0
         for node in settled + chain.reversed().map({ nodes[$0] }) {
-            let breakIndex = node.position
+            let breakIndex = Int(node.position)
+            while summed < breakIndex {
+                if items[summed].kind != .penalty { sumWidth += items[summed].width }
+                summed += 1
+            }
             let item = items[breakIndex]
-            let natural = node.widthBefore - startWidth + (item.kind == .penalty ? item.width : 0)
+            let natural = sumWidth - startWidth + (item.kind == .penalty ? item.width : 0)
             lines.append(
                 Line(
                     breakIndex: breakIndex, start: start, ratio: node.ratio.isFinite ? node.ratio : 0,
                     naturalWidth: natural, hyphenated: node.hyphenated, hang: item.hang, startHang: startHang))
             start = lineStart(after: breakIndex, items)
-            startWidth = node.totalWidth
-            startHang = node.startHang
+            startWidth = sums(after: breakIndex, items, width: sumWidth, stretch: 0, shrink: 0).width
+            startHang = self.startHang(after: breakIndex, items)
         }
         return lines
     }
 
-    /// Compacts the nodes (``compact(_:dominated:active:lastResort:settled:)``), in the emergency
+    /// Compacts the nodes (``compact(_:active:lastResort:settled:)``), in the emergency
     /// pass cutting the paths to the best one's when compaction left more than
     /// ``emergencyNodeLimit``; notes the nodes left in `mostNodes`, and returns how many the
     /// search may hold before it compacts again (twice what was left, and at least
     /// ``compactionThreshold``).
     private func compactHeld(
-        _ nodes: inout [Node], dominated: inout [Bool], active: inout [Range<Int>], lastResort: inout Int?,
-        settled: inout [Node], emergency: Bool, mostNodes: inout Int
+        _ nodes: inout [Node], active: inout [ActiveGroup], lastResort: inout Int?, settled: inout [Node],
+        emergency: Bool, mostNodes: inout Int
     ) -> Int {
-        compact(&nodes, dominated: &dominated, active: &active, lastResort: &lastResort, settled: &settled)
+        compact(&nodes, active: &active, lastResort: &lastResort, settled: &settled)
         if emergency, nodes.count > Self.emergencyNodeLimit {
-            keepDescendantsOfTheBest(&active, nodes: nodes, dominated: dominated)
-            compact(&nodes, dominated: &dominated, active: &active, lastResort: &lastResort, settled: &settled)
+            keepDescendantsOfTheBest(&active, nodes: nodes)
+            compact(&nodes, active: &active, lastResort: &lastResort, settled: &settled)
         }
         mostNodes = max(mostNodes, nodes.count)
         return max(compactionThreshold, 2 * nodes.count)
     }
 
     /// How many lines back the emergency pass settles the best break's path when its paths do
-    /// not meet (``keepDescendantsOfTheBest(_:nodes:dominated:)``).
+    /// not meet (``keepDescendantsOfTheBest(_:nodes:)``).
     static let emergencyHorizon = 16
 
     /// How many nodes compaction may leave in the emergency pass before the paths are cut to the
-    /// best one's (``keepDescendantsOfTheBest(_:nodes:dominated:)``): a paragraph's few
+    /// best one's (``keepDescendantsOfTheBest(_:nodes:)``): a paragraph's few
     /// thousand nodes of its last lines are never cut.
     static let emergencyNodeLimit = 8192
 
@@ -547,32 +589,40 @@ public struct LineBreaker: Sendable {
     /// MB). Run only when compaction left more than ``emergencyNodeLimit`` nodes, in the
     /// emergency pass: a choice between paths that parted more than sixteen lines back is given
     /// up there.
-    private func keepDescendantsOfTheBest(_ active: inout [Range<Int>], nodes: [Node], dominated: [Bool]) {
+    private func keepDescendantsOfTheBest(_ active: inout [ActiveGroup], nodes: [Node]) {
         var best = -1
         for group in active {
-            for a in group where !dominated[a] && (best < 0 || nodes[a].demerits < nodes[best].demerits) { best = a }
+            for a in group.nodes where !nodes[a].dominated && (best < 0 || nodes[a].demerits < nodes[best].demerits) {
+                best = a
+            }
         }
         guard best >= 0 else { return }
-        let target = nodes[best].line - Self.emergencyHorizon
+        let target = nodes[best].line - Int32(Self.emergencyHorizon)
         guard target > 0 else { return }
         func ancestor(_ node: Int) -> Int {
             var link = node
-            while link >= 0, nodes[link].line > target { link = nodes[link].previous }
+            while link >= 0, nodes[link].line > target { link = Int(nodes[link].previous) }
             return link
         }
         let anchor = ancestor(best)
-        var kept: [Range<Int>] = []
+        var kept: [ActiveGroup] = []
         for group in active {
             var start: Int?
-            for a in group {
+            for a in group.nodes {
                 if ancestor(a) == anchor {
                     if start == nil { start = a }
                 } else if let first = start {
-                    kept.append(first..<a)
+                    var part = group
+                    part.nodes = first..<a
+                    kept.append(part)
                     start = nil
                 }
             }
-            if let first = start { kept.append(first..<group.upperBound) }
+            if let first = start {
+                var part = group
+                part.nodes = first..<group.nodes.upperBound
+                kept.append(part)
+            }
         }
         active = kept
     }
@@ -582,26 +632,26 @@ public struct LineBreaker: Sendable {
     /// so that every later comparison and tie is the same; and moves the breaks all of those
     /// descend from — lines that are settled whatever follows — to `settled`, their last one
     /// staying as the new first node. A paragraph of a megabyte made 800,000 nodes and kept
-    /// them all (69 MB); what remains is the few thousand nodes of the last lines.
+    /// them all (69 MB); what remains is the few thousand nodes of the last lines. The nodes
+    /// are moved down in place, so the search never holds two arrays of them.
     private func compact(
-        _ nodes: inout [Node], dominated: inout [Bool], active: inout [Range<Int>], lastResort: inout Int?,
-        settled: inout [Node]
+        _ nodes: inout [Node], active: inout [ActiveGroup], lastResort: inout Int?, settled: inout [Node]
     ) {
         // The deepest break every kept node descends from (`line` counts the breaks from the start).
-        var common = active[0].lowerBound
+        var common = active[0].nodes.lowerBound
         func meet(_ other: Int) {
             var mine = common
             var theirs = other
             while mine != theirs {
                 if nodes[mine].line >= nodes[theirs].line {
-                    mine = nodes[mine].previous
+                    mine = Int(nodes[mine].previous)
                 } else {
-                    theirs = nodes[theirs].previous
+                    theirs = Int(nodes[theirs].previous)
                 }
             }
             common = mine
         }
-        for group in active { for a in group { meet(a) } }
+        for group in active { for a in group.nodes { meet(a) } }
         if let lastResort { meet(lastResort) }
         // The breaks from the present first node (settled already, or the paragraph's start) to
         // `common`, settled now.
@@ -609,7 +659,7 @@ public struct LineBreaker: Sendable {
         var link = common
         while link > 0 {
             path.append(link)
-            link = nodes[link].previous
+            link = Int(nodes[link].previous)
         }
         settled += path.reversed().map { nodes[$0] }
 
@@ -619,27 +669,30 @@ public struct LineBreaker: Sendable {
             var link = start
             while link >= 0, !kept[link] {
                 kept[link] = true
-                link = nodes[link].previous
+                link = Int(nodes[link].previous)
             }
         }
-        for group in active { for a in group { keep(a) } }
+        for group in active { for a in group.nodes { keep(a) } }
         if let lastResort { keep(lastResort) }
-        var newIndex = [Int](repeating: -1, count: nodes.count)
-        var compacted: [Node] = []
-        var compactedDominated: [Bool] = []
-        // `common` is the first kept node (the others descend from it, so were made after it).
+        // Each kept node's new index. `common` is the first kept node (the others descend from
+        // it, so were made after it), and a node moves to an index at or below its own, after
+        // its predecessor: the nodes are moved down in order.
+        var newIndex = [Int32](repeating: -1, count: nodes.count)
+        var written = 0
         for n in common..<nodes.count where kept[n] {
-            newIndex[n] = compacted.count
+            newIndex[n] = Int32(written)
             var node = nodes[n]
-            node.previous = n == common ? -1 : newIndex[node.previous]
-            compacted.append(node)
-            compactedDominated.append(dominated[n])
+            node.previous = n == common ? -1 : newIndex[Int(node.previous)]
+            nodes[written] = node
+            written += 1
         }
+        nodes.removeLast(nodes.count - written)
         // An active group's nodes are all kept, so it stays one run of consecutive nodes.
-        active = active.map { newIndex[$0.lowerBound]..<(newIndex[$0.lowerBound] + $0.count) }
-        lastResort = lastResort.map { newIndex[$0] }
-        nodes = compacted
-        dominated = compactedDominated
+        for k in active.indices {
+            let first = Int(newIndex[active[k].nodes.lowerBound])
+            active[k].nodes = first..<(first + active[k].nodes.count)
+        }
+        lastResort = lastResort.map { Int(newIndex[$0]) }
     }
 
     private func pow3(_ x: Double) -> Double { x * x * x }
