@@ -73,10 +73,17 @@ int typeset_format_fixed(char *buffer, size_t size, double value, int digits) {
     }
     char reversed[48];
     int count = 0;
-    do {
+    // Digits of the 128-bit quotient until it fits in 64 bits (a 128-bit division is a call
+    // into the compiler's runtime; the coordinates Cairo writes fit from the start).
+    while (quotient > UINT64_MAX) {
         reversed[count++] = (char)('0' + (int)(quotient % 10));
         quotient /= 10;
-    } while (quotient > 0);
+    }
+    uint64_t rest = (uint64_t)quotient;
+    do {
+        reversed[count++] = (char)('0' + (int)(rest % 10));
+        rest /= 10;
+    } while (rest > 0);
     while (count < digits + 1) reversed[count++] = '0';
     char text[64];
     int length = 0;

@@ -1693,7 +1693,7 @@ public struct Styler: Sendable {
                 if otherFileLinks.first == nil { otherFileLinks.first = (String(trimmed.prefix(60)), currentLocation) }
             }
         }
-        if let colon = trimmed.firstIndex(of: ":"), !trimmed[..<colon].contains("/") {
+        if let colon = trimmed.firstIndex(of: ":"), !trimmed[..<colon].utf8.contains(UInt8(ascii: "/")) {
             let scheme = trimmed[..<colon].lowercased()
             // `<URL:http://…>`: the wrapper RFC 3986 (appendix C) and RFC 1738 suggest for URIs in
             // plain text; the URI inside is the link.

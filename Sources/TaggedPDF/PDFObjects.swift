@@ -39,6 +39,20 @@ enum PDFValue {
         return .dictionary(entries)
     }
 
+    /// A dictionary with each of `entries` set in turn, as ``setting(_:_:)`` sets one (replaced
+    /// in place, or appended), its entries copied once.
+    func setting(_ entries: [(key: String, value: PDFValue)]) -> PDFValue {
+        guard case .dictionary(var current) = self else { return self }
+        for (key, value) in entries {
+            if let index = current.firstIndex(where: { $0.key == key }) {
+                current[index].value = value
+            } else {
+                current.append((key, value))
+            }
+        }
+        return .dictionary(current)
+    }
+
     /// A dictionary without `keys`.
     func removing(_ keys: Set<String>) -> PDFValue {
         guard case .dictionary(let entries) = self else { return self }
@@ -107,7 +121,10 @@ enum PDFValue {
             default: out.append(escaped)
             }
         }
-        return String(decoding: out.map { UInt16($0) }, as: UTF16.self)
+        // Latin-1 bytes are the first 256 scalars: ASCII ones (a URI's) make the same string
+        // read as UTF-8, which is made in one pass, not through a transcoding of UTF-16.
+        if out.allSatisfy({ $0 < 0x80 }) { return String(decoding: out, as: UTF8.self) }
+        return String(String.UnicodeScalarView(out.map { Unicode.Scalar($0) }))
     }
 
     /// Appends the object's PDF syntax to `out`. Integers and references are written digit by

@@ -594,8 +594,7 @@ enum TaggedPDFRewriter {
             }
             let key = pages.count + Int(annotationLink[number] ?? 0)
             // The Print flag (PDF 1.7 §12.5.3): a link prints with its page (PDF/A-2 §6.3.2).
-            return value.setting("Contents", .text(text)).setting("StructParent", .integer(key))
-                .setting("F", .integer(4))
+            return value.setting([("Contents", .text(text)), ("StructParent", .integer(key)), ("F", .integer(4))])
         }
     }
 
