@@ -120,11 +120,13 @@ struct BlockLayout {
         mutating func finish(emit: (Item) throws -> Void) rethrows {
             guard var last = held else { return }
             held = nil
-            // A reference Layout could not find on a line (should not happen): keep the note,
-            // on the last item the block passes on.
-            let lost = remainingNotes.keys.sorted().flatMap { layout.noteItems($0, remainingNotes[$0]!) }
+            // Notes cited inside the block's notes (or a reference Layout could not find on a
+            // line): kept on the last item the block passes on, laid out by the paginator as
+            // far as the page it decides needs them (``Item/deferredNotes``).
+            last.deferredNotes = remainingNotes.keys.sorted(by: >).map {
+                DeferredNote(number: $0, blocks: remainingNotes[$0]!)
+            }
             remainingNotes = [:]
-            last.notes += lost
             try emit(barred(last))
         }
 

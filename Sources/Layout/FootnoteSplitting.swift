@@ -5,12 +5,22 @@ extension Paginator {
     /// `item`'s footnote lines in the order they are set (by note number), split where its
     /// page ends: `head` is the item with the lines that fit below it and the lines of its
     /// paragraph that must share its page (``Item/linesKeptAfter``, room kept for each as tall
-    /// as the item), `rest` the lines that continue. Nil when too few note lines fit
+    /// as the item), `rest` the lines that continue, then `deferred`, the notes after them not
+    /// laid out yet (``Item/deferredNotes``). Nil when too few note lines fit
     /// (``splitPoint(keeping:of:orphans:widows:)``: the item moves to the next page whole,
-    /// notes and all) or when every line fits.
-    func splitNotes(of item: Item, gap: Double, placedNotes: [Item]) -> (head: Item, rest: [Item])? {
-        guard !item.notes.isEmpty else { return nil }
-        let lines = item.notes.indices.sorted {
+    /// notes and all) or when every line fits. Deferred notes are laid out, into `item`'s
+    /// notes, only as far as the split needs them: those numbered below a note laid out, and
+    /// then while every line fits.
+    func splitNotes(of item: inout Item, gap: Double, placedNotes: [Item]) -> (
+        head: Item, rest: [Item], deferred: [DeferredNote]
+    )? {
+        guard !item.notes.isEmpty || !item.deferredNotes.isEmpty else { return nil }
+        if let highest = item.notes.map(\.noteNumber).max() {
+            while let next = item.deferredNotes.last, next.number < highest {
+                item.notes += noteLines(item.deferredNotes.removeLast())
+            }
+        }
+        var lines = item.notes.indices.sorted {
             (item.notes[$0].noteNumber, $0) < (item.notes[$1].noteNumber, $1)
         }.map { item.notes[$0] }
         let ink = item.ink ?? Overhang()
@@ -19,10 +29,17 @@ extension Paginator {
         let following = Double(item.linesKeptAfter) * item.height
         let bottom = max(inkBottom, itemTop + item.height + following + ink.below)
         var kept = 0
-        while kept < lines.count,
-            lead + bottom + Paginator.notesHeight(placedNotes + lines[...kept]) <= textHeight + 0.01
-        {
-            kept += 1
+        while true {
+            while kept < lines.count,
+                lead + bottom + Paginator.notesHeight(placedNotes + lines[...kept]) <= textHeight + 0.01
+            {
+                kept += 1
+            }
+            // Deferred notes are numbered above every line laid out: they follow in order.
+            guard kept == lines.count, let next = item.deferredNotes.popLast() else { break }
+            let added = noteLines(next)
+            item.notes += added
+            lines += added
         }
         guard kept > 0, kept < lines.count else { return nil }
         kept = Self.splitPoint(
@@ -30,7 +47,8 @@ extension Paginator {
         guard kept > 0 else { return nil }
         var head = item
         head.notes = Array(lines[..<kept])
-        return (head, Array(lines[kept...]))
+        head.deferredNotes = []
+        return (head, Array(lines[kept...]), item.deferredNotes)
     }
 
     /// The note lines to keep on the marker's page, at most `fitting` of `numbers` (each line's
@@ -56,18 +74,28 @@ extension Paginator {
     /// footnotes alone until what is left fits with some text above it.
     /// Each page's notes are found by measuring from where the last page's ended, only as far
     /// as they fit (measured whole again for each page, and copied, 16,000 notes that cite one
-    /// another took time quadratic in their number).
+    /// another took time quadratic in their number); deferred notes
+    /// (``carriedDeferredNotes``) are laid out only as far as the page being filled needs.
     func flushOverlongCarriedNotes() throws {
-        let notes = carriedNotes
+        var notes = carriedNotes
         var start = 0
         while placed.isEmpty {
-            let fitting = Paginator.fittingNotes(notes[start...].lazy.map(\.line), within: textHeight + 0.01)
+            var fitting = Paginator.fittingNotes(notes[start...].lazy.map(\.line), within: textHeight + 0.01)
+            while start + fitting == notes.count, let next = carriedDeferredNotes.popLast() {
+                notes += noteLines(next.note).map { ($0, next.parent) }
+                fitting = Paginator.fittingNotes(notes[start...].lazy.map(\.line), within: textHeight + 0.01)
+            }
             // The rest fits with text above it.
             guard start + fitting < notes.count else { break }
             let end = start + max(1, fitting)
             carriedNotes = Array(notes[start..<end])
             try flush()
             start = end
+            // The lines set are let go once they are half of those held.
+            if start > notes.count / 2 {
+                notes.removeFirst(start)
+                start = 0
+            }
         }
         carriedNotes = start == 0 ? notes : Array(notes[start...])
     }

@@ -66,6 +66,13 @@ struct Item {
     var repeatedHeader: ItemBox?
     /// Lines of the footnotes referenced on this item, set at the foot of its page.
     var notes: [Item] = []
+    /// Footnotes set after ``notes`` that are not laid out yet, in reverse number order (the
+    /// next to lay out last): those cited only inside the block's other notes, which may run
+    /// on for many pages (a chain of notes each citing the next). The paginator lays them out
+    /// in number order only as far as a page decision needs them
+    /// (``Paginator/layOutDeferredNotes(of:after:until:)``), so that no more than about a page
+    /// of note lines is held at once.
+    var deferredNotes: [DeferredNote] = []
     /// On a footnote's line: the note's number, by which a page's notes are ordered at its foot.
     var noteNumber = 0
     /// The structure path of the block the item belongs to (its notes are read after it).
@@ -83,6 +90,13 @@ struct Item {
     var tableFit: TableLayout.TableFit.Notice?
     /// How far the item draws beyond its box, once the paginator has measured it.
     var ink: Overhang?
+}
+
+/// A footnote whose lines are not made yet: its number and its styled blocks
+/// (``BlockLayout/noteItems(_:_:)`` makes them).
+struct DeferredNote {
+    var number: Int
+    var blocks: [StyledBlock]
 }
 
 /// How far an item's drawing reaches beyond its box, pt: above its top and below its bottom
@@ -210,7 +224,14 @@ public final class Paginator {
     /// The rest of a note split below a line that the next lines of its paragraph must follow
     /// on the same page: the top of the next page's notes (``carriedNotes``) once this page ends,
     /// or back with the line (the placed item at `lineIndex`) when the page ends above it.
-    var notesForNextPage: (lineIndex: Int, notes: [(line: Item, parent: [StructureElement])])?
+    var notesForNextPage:
+        (
+            lineIndex: Int, notes: [(line: Item, parent: [StructureElement])],
+            deferred: [(note: DeferredNote, parent: [StructureElement])]
+        )?
+    /// Notes that continue after ``carriedNotes``, not laid out yet, in reverse number order
+    /// (``Item/deferredNotes``), each with the structure its note is read under.
+    var carriedDeferredNotes: [(note: DeferredNote, parent: [StructureElement])] = []
     /// Lines of what follows a heading that must still share the heading's page: a heading
     /// keeps with the first ``keptLines`` lines after it, across the blocks they belong to (a
     /// list of one-line items, a `<details>` summary and its body, a quote or div opening
@@ -335,6 +356,7 @@ public final class Paginator {
                     case .avoid: 1
                     case .forced: 2
                     }
+                layOutAllDeferredNotes(of: &item)
                 let ink = item.ink ?? Overhang()
                 figures += [item.height, item.spaceBefore, rule, Double(item.linesKeptAfter), ink.above, ink.below]
                 for note in item.notes { figures += [note.height, note.ink?.above ?? 0, note.ink?.below ?? 0] }
@@ -378,6 +400,8 @@ public final class Paginator {
         // text area) or is placed whole below; one taller is split again at once.
         if item.rowElementsDeferred, item.height <= textHeight + 0.01 { item = item.withRowElements }
         if !item.rowElementsDeferred { measureInk(of: &item) }
+        // A row split by its cited notes needs them all.
+        if item.fragments != nil { layOutAllDeferredNotes(of: &item) }
         if item.breakBefore == .forced && !placed.isEmpty { try flush() }
         // A right-hand page has an odd number: after an odd count of pages, one left blank.
         if item.opensRightHandPage, placed.isEmpty, pageCount % 2 == 1 { try flush(blank: true) }
@@ -389,29 +413,34 @@ public final class Paginator {
         }
         let gap = placed.isEmpty ? 0 : item.spaceBefore
         let placedNotes = carriedNotes.map(\.line) + placed.flatMap(\.item.notes)
-        let notes = Paginator.notesHeight(placedNotes + item.notes)
         let ink = item.ink ?? Overhang()
         // With the item, the page's glyphs reach from −lead to bottom (pt below the text area's
         // top): both must stay inside it, above the footnotes.
         let itemTop = cursor + gap
         let lead = max(self.lead, ink.above - itemTop)
         let bottom = max(inkBottom, itemTop + item.height + ink.below)
+        let textHeight = textHeight
+        // Deferred notes are laid out until they no longer fit: the item does not fit either.
+        var notes = layOutDeferredNotes(of: &item, after: placedNotes) { lead + bottom + $0 > textHeight + 0.01 }
         let fits = lead + bottom + notes <= textHeight + 0.01
         // A line whose notes do not all fit below it keeps the lines of them that do; the rest
         // continue at the top of the next page's footnotes (the marker's page stays full).
         if !fits, item.fragments == nil, notesForNextPage == nil,
-            let parts = splitNotes(of: item, gap: gap, placedNotes: placedNotes)
+            let parts = splitNotes(of: &item, gap: gap, placedNotes: placedNotes)
         {
             append(parts.head, ink: ink)
-            let rest = parts.rest.map { ($0, Array(item.structure.dropLast())) }
+            let parent = Array(item.structure.dropLast())
+            let rest = parts.rest.map { ($0, parent) }
+            let deferred = parts.deferred.map { ($0, parent) }
             // The lines that must follow the marker's line take the room kept for them; the page
             // ends after them, when the next line no longer fits.
             guard item.linesKeptAfter == 0 else {
-                notesForNextPage = (placed.count - 1, rest)
+                notesForNextPage = (placed.count - 1, rest, deferred)
                 return nil
             }
             try flush()
             carriedNotes = rest
+            carriedDeferredNotes = deferred
             try flushOverlongCarriedNotes()
             return nil
         }
@@ -438,13 +467,24 @@ public final class Paginator {
                 measureInk(of: &item)
                 ink = item.ink ?? Overhang()
             }
-            if placed.count == repeatedOnPage, cursor + item.height + notes > textHeight, !item.notes.isEmpty {
+            // (Measured again: the notes split above may have laid more of them out.)
+            if placed.count == repeatedOnPage {
+                let height = cursor + item.height
+                notes = layOutDeferredNotes(of: &item, after: placedNotes) { height + $0 > textHeight }
+            }
+            if placed.count == repeatedOnPage, cursor + item.height + notes > textHeight,
+                !item.notes.isEmpty || !item.deferredNotes.isEmpty
+            {
                 // Even alone on a page the line and its notes do not fit: the notes follow it
                 // in the text rather than overprint it.
                 var bare = item
                 bare.notes = []
+                bare.deferredNotes = []
                 append(bare, ink: ink)
                 for note in item.notes { try place(note) }
+                for note in item.deferredNotes.reversed() {
+                    for line in noteLines(note) { try place(line) }
+                }
                 return nil
             }
             // Alone on a page and still taller than its text area — glyphs reaching past the
@@ -473,6 +513,7 @@ public final class Paginator {
         // A line whose note was split moves on whole: its note goes with it.
         if let split = notesForNextPage, split.lineIndex >= breakIndex {
             carried[split.lineIndex - breakIndex].notes += split.notes.map(\.line)
+            carried[split.lineIndex - breakIndex].deferredNotes = split.deferred.map(\.note)
             notesForNextPage = nil
         }
         placed.removeLast(placed.count - breakIndex)
@@ -521,6 +562,37 @@ public final class Paginator {
         cursor += gap + item.height
         lead = max(lead, ink.above - itemTop)
         inkBottom = max(inkBottom, cursor + ink.below)
+    }
+
+    /// The lines of `note` (``BlockLayout/noteItems(_:_:)``), their ink measured and glyphs
+    /// read out (``measureInk(of:)``).
+    func noteLines(_ note: DeferredNote) -> [Item] {
+        let layout = BlockLayout(shaper: shaper, options: options, panelID: 0, emptyParagraphs: emptyParagraphs)
+        var holder = Item(height: 0)
+        holder.ink = Overhang()
+        holder.notes = layout.noteItems(note.number, note.blocks)
+        measureInk(of: &holder)
+        return holder.notes
+    }
+
+    /// Lays `item`'s deferred notes out (``Item/deferredNotes``), in number order, each after
+    /// its ``Item/notes``, until `enough` holds for the height that `placedNotes` and the
+    /// item's notes take at the page's foot (``notesHeight(_:)``) or none is left; returns
+    /// that height, pt. The height only grows as notes are added, so a bound that fails once
+    /// fails for all the notes.
+    @discardableResult
+    func layOutDeferredNotes(of item: inout Item, after placedNotes: [Item], until enough: (Double) -> Bool) -> Double {
+        var height = Paginator.notesHeight(placedNotes + item.notes)
+        while !enough(height), let next = item.deferredNotes.popLast() {
+            item.notes += noteLines(next)
+            height = Paginator.notesHeight(placedNotes + item.notes)
+        }
+        return height
+    }
+
+    /// Lays all of `item`'s deferred notes out (``Item/deferredNotes``), in number order.
+    func layOutAllDeferredNotes(of item: inout Item) {
+        while let next = item.deferredNotes.popLast() { item.notes += noteLines(next) }
     }
 
     /// Measures how far `item` and its footnotes draw beyond their boxes, once.
@@ -688,6 +760,7 @@ public final class Paginator {
         if let split = notesForNextPage {
             notesForNextPage = nil
             carriedNotes = split.notes
+            carriedDeferredNotes = split.deferred
             try flushOverlongCarriedNotes()
         }
     }
