@@ -428,20 +428,7 @@ public final class Paginator {
         if !fits, item.fragments == nil, notesForNextPage == nil,
             let parts = splitNotes(of: &item, gap: gap, placedNotes: placedNotes)
         {
-            append(parts.head, ink: ink)
-            let parent = Array(item.structure.dropLast())
-            let rest = parts.rest.map { ($0, parent) }
-            let deferred = parts.deferred.map { ($0, parent) }
-            // The lines that must follow the marker's line take the room kept for them; the page
-            // ends after them, when the next line no longer fits.
-            guard item.linesKeptAfter == 0 else {
-                notesForNextPage = (placed.count - 1, rest, deferred)
-                return nil
-            }
-            try flush()
-            carriedNotes = rest
-            carriedDeferredNotes = deferred
-            try flushOverlongCarriedNotes()
+            try place(parts, of: item, ink: ink)
             return nil
         }
         // A row taller than a page fills this one as far as whole lines of its cells fit.
@@ -475,16 +462,7 @@ public final class Paginator {
             if placed.count == repeatedOnPage, cursor + item.height + notes > textHeight,
                 !item.notes.isEmpty || !item.deferredNotes.isEmpty
             {
-                // Even alone on a page the line and its notes do not fit: the notes follow it
-                // in the text rather than overprint it.
-                var bare = item
-                bare.notes = []
-                bare.deferredNotes = []
-                append(bare, ink: ink)
-                for note in item.notes { try place(note) }
-                for note in item.deferredNotes.reversed() {
-                    for line in noteLines(note) { try place(line) }
-                }
+                try placeWithNotesInTheText(item, ink: ink)
                 return nil
             }
             // Alone on a page and still taller than its text area — glyphs reaching past the
@@ -523,6 +501,41 @@ public final class Paginator {
         for carriedItem in carried { try place(carriedItem) }
         try place(item)
         return nil
+    }
+
+    /// Places a line whose notes were split where its page ends (``splitNotes(of:gap:placedNotes:)``):
+    /// the line with the note lines that fit, then the rest of its notes at the top of the next
+    /// page's footnotes, after the lines of its paragraph that must share its page.
+    private func place(
+        _ parts: (head: Item, rest: [Item], deferred: [DeferredNote]), of item: Item, ink: Overhang
+    ) throws {
+        append(parts.head, ink: ink)
+        let parent = Array(item.structure.dropLast())
+        let rest = parts.rest.map { ($0, parent) }
+        let deferred = parts.deferred.map { ($0, parent) }
+        // The lines that must follow the marker's line take the room kept for them; the page
+        // ends after them, when the next line no longer fits.
+        guard item.linesKeptAfter == 0 else {
+            notesForNextPage = (placed.count - 1, rest, deferred)
+            return
+        }
+        try flush()
+        carriedNotes = rest
+        carriedDeferredNotes = deferred
+        try flushOverlongCarriedNotes()
+    }
+
+    /// Places `item`, alone on its page, whose notes do not fit below it even there: the notes
+    /// follow it in the text rather than overprint it.
+    private func placeWithNotesInTheText(_ item: Item, ink: Overhang) throws {
+        var bare = item
+        bare.notes = []
+        bare.deferredNotes = []
+        append(bare, ink: ink)
+        for note in item.notes { try place(note) }
+        for note in item.deferredNotes.reversed() {
+            for line in noteLines(note) { try place(line) }
+        }
     }
 
     /// `item` (a row taller than a page) split where this page ends: its first part fits in
