@@ -98,5 +98,9 @@ extension Paginator {
             }
         }
         carriedNotes = start == 0 ? notes : Array(notes[start...])
+        // Left only when the page was not empty: laid out, so that they follow on its foot.
+        while let next = carriedDeferredNotes.popLast() {
+            carriedNotes += noteLines(next.note).map { ($0, next.parent) }
+        }
     }
 }
