@@ -59,37 +59,37 @@ public enum Hyphenator {
     /// applies its own left and right minimums.
     public static func points(in word: String, language: String) -> [Int] {
         guard let dictionary = dictionary(language) else { return [] }
-        let bytes: [UInt8]
-        if dictionary.utf8 {
-            bytes = Array(word.utf8)
-        } else {
-            // ISO 8859-1 pattern files (German): one byte per scalar.
-            var latin1: [UInt8] = []
-            for s in word.unicodeScalars {
-                guard s.value < 256 else { return [] }
-                latin1.append(UInt8(s.value))
-            }
-            bytes = latin1
-        }
-        guard bytes.count > 1, bytes.count < 256 else { return [] }
         // libhyphen reads the word as a C string besides its length: it looks for the
         // dictionary's NOHYPHEN strings with `strstr` and marks the hyphen beside each match, so
         // the word is passed with its terminating NUL, or it reads, and may write, past it.
-        let terminated = bytes + [0]
-        var hyphens = [CChar](repeating: 0, count: bytes.count + 5)
+        var terminated: [UInt8] = []
+        terminated.reserveCapacity(word.utf8.count + 1)
+        if dictionary.utf8 {
+            terminated.append(contentsOf: word.utf8)
+        } else {
+            // ISO 8859-1 pattern files (German): one byte per scalar.
+            for s in word.unicodeScalars {
+                guard s.value < 256 else { return [] }
+                terminated.append(UInt8(s.value))
+            }
+        }
+        let byteCount = terminated.count
+        terminated.append(0)
+        guard byteCount > 1, byteCount < 256 else { return [] }
+        var hyphens = [CChar](repeating: 0, count: byteCount + 5)
         var rep: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>? = nil
         var pos: UnsafeMutablePointer<Int32>? = nil
         var cut: UnsafeMutablePointer<Int32>? = nil
         let status = terminated.withUnsafeBufferPointer { buffer in
             buffer.baseAddress!.withMemoryRebound(to: CChar.self, capacity: terminated.count) { text in
                 hnj_hyphen_hyphenate3(
-                    dictionary.pointer, text, Int32(bytes.count), &hyphens, nil, &rep, &pos, &cut,
+                    dictionary.pointer, text, Int32(byteCount), &hyphens, nil, &rep, &pos, &cut,
                     1, 1, 1, 1)
             }
         }
         guard status == 0 else {
             if let rep {
-                for i in 0..<bytes.count { free(rep[i]) }
+                for i in 0..<byteCount { free(rep[i]) }
                 free(rep)
                 free(pos)
                 free(cut)
@@ -100,16 +100,16 @@ public enum Hyphenator {
         // "k-k") are skipped: the word must rejoin unchanged.
         var result: [Int] = []
         var scalar = 0
-        for i in 0..<bytes.count {
-            if !dictionary.utf8 || (bytes[i] & 0xC0) != 0x80 { scalar += 1 }
-            if hyphens[i] & 1 == 1, i + 1 < bytes.count, !dictionary.utf8 || (bytes[i + 1] & 0xC0) != 0x80,
+        for i in 0..<byteCount {
+            if !dictionary.utf8 || (terminated[i] & 0xC0) != 0x80 { scalar += 1 }
+            if hyphens[i] & 1 == 1, i + 1 < byteCount, !dictionary.utf8 || (terminated[i + 1] & 0xC0) != 0x80,
                 rep?[i] == nil
             {
                 result.append(scalar)
             }
         }
         if let rep {
-            for i in 0..<bytes.count { free(rep[i]) }
+            for i in 0..<byteCount { free(rep[i]) }
             free(rep)
             free(pos)
             free(cut)
