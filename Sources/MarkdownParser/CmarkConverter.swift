@@ -425,7 +425,7 @@ struct CmarkConverter {
             {
                 return  // ```{=latex}: a raw block for another format, dropped as Pandoc does
             }
-            let text = source.restoringFences(in: Self.literal(node))
+            let text = MathSyntax.restoringWritten(in: source.restoringFences(in: Self.literal(node)))
             // (cmark-gfm writes every out-parameter of `cmark_node_get_fenced`.)
             var fenceLength: Int32 = 0
             var fenceOffset: Int32 = 0
@@ -790,7 +790,7 @@ struct CmarkConverter {
                         text: text, line: startLine(node), column: Int(cmark_node_get_start_column(node)))))
         case CMARK_NODE_SOFTBREAK: pieces.append(.node(.softBreak))
         case CMARK_NODE_LINEBREAK: pieces.append(.node(.lineBreak))
-        case CMARK_NODE_CODE: pieces.append(.node(.code(Self.literal(node))))
+        case CMARK_NODE_CODE: pieces.append(.node(.code(MathSyntax.restoringWritten(in: Self.literal(node)))))
         case CMARK_NODE_HTML_INLINE:
             let html = Self.literal(node)
             if let number = source.markerNumber(in: html), let fence = source.fences[number] {

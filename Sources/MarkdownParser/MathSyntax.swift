@@ -1033,11 +1033,44 @@ enum MathSyntax {
         // Each line break of the formula kept, with a character after it so no line is blank.
         let breaks = String(repeating: "\n.", count: bytes.filter { $0 == 0x0A }.count)
         let encoded = Data(source.utf8).base64EncodedString()
+        let written = Data(bytes).base64EncodedString()
         let end = endColumn.map { " e=\"\($0)\"" } ?? ""
         let start = sourceStart.map { " sl=\"\($0.line)\" sc=\"\($0.column)\"" } ?? ""
         let attributes =
-            "d=\"\(display ? 1 : 0)\" s=\"\(encoded)\" l=\"\(line)\" c=\"\(column)\"\(end)\(start) n=\"\(breaks)\""
+            "d=\"\(display ? 1 : 0)\" s=\"\(encoded)\" l=\"\(line)\" c=\"\(column)\"\(end)\(start) "
+            + "\(writtenAttribute)=\"\(written)\" n=\"\(breaks)\""
         return Array("\u{2060}<\(tag) \(attributes)>".utf8)
+    }
+
+    /// The marker's attribute holding the formula as the file writes it, delimiters included
+    /// (Base64 of its UTF-8): what the marker stands for where it lands in code, which shows
+    /// text as written.
+    static let writtenAttribute = "w"
+
+    /// `text` with each marker in it replaced by the formula as the file writes it: the text of
+    /// code (a code block or span) that this pass, which reads lines without parsing their
+    /// containers, took for prose. Time linear in `text`.
+    static func restoringWritten(in text: String) -> String {
+        let bytes = Array(text.utf8)
+        guard var found = FormulaMarkers.firstMarker(in: bytes[...]) else { return text }
+        let openingCount = "\u{2060}<\(tag) ".utf8.count
+        var result: [UInt8] = []
+        result.reserveCapacity(bytes.count)
+        var from = 0
+        while let close = bytes[(found + openingCount)...].firstIndex(of: UInt8(ascii: ">")) {
+            result += bytes[from..<found]
+            let html = String(decoding: bytes[(found + openingCount)..<close], as: UTF8.self)
+            if let encoded = value(of: writtenAttribute, in: html), let written = Data(base64Encoded: encoded) {
+                result += written
+            } else {
+                result += bytes[found...close]
+            }
+            from = close + 1
+            guard let next = FormulaMarkers.firstMarker(in: bytes[from...]) else { break }
+            found = next
+        }
+        result += bytes[from...]
+        return String(decoding: result, as: UTF8.self)
     }
 
     /// The formula a marker stands for: its source and whether it is displayed; nil for other

@@ -87,6 +87,30 @@ import Testing
         #expect(Self.formulas("`$x$` and\n\n```\n$y$\n```\n\n    $z$\n").isEmpty)
     }
 
+    /// Code that the marking pass, which reads lines without parsing their containers, takes
+    /// for prose (a tab in a list item's or quote's indent makes its code): the code shows each
+    /// formula as written, delimiters included, never the marker that stood for it.
+    @Test(arguments: [
+        "-\t\t$x$ and $$y$$ code", ">\t\t$x$ and $$y$$ code", ">   \t$x$ and $$y$$ code",
+        "1.\t\t$x$ and $$y$$ code", "> -\t\t$x$ and $$y$$ code",
+    ])
+    func codeInContainersShowsItsFormulasAsWritten(line: String) {
+        var code: [String] = []
+        func visit(_ blocks: [Block]) {
+            for block in blocks {
+                switch block.kind {
+                case .codeBlock(_, let text): code.append(text)
+                case .blockQuote(let children), .div(let children): visit(children)
+                case .list(let list): list.items.forEach { visit($0.blocks) }
+                default: break
+                }
+            }
+        }
+        visit(blocks(line + "\n"))
+        #expect(code.count == 1 && code[0].hasSuffix("$x$ and $$y$$ code\n"), "\(code)")
+        #expect(!code.joined().contains(FormulaMarkers.tag))
+    }
+
     /// A list item's and a footnote's blocks are indented; they are paragraphs, not code, up to
     /// four columns past the content's indent, and their math is set: a note's later
     /// paragraphs (four columns in), a display formula there, an item's second paragraph. Code
