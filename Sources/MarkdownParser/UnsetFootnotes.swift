@@ -19,7 +19,8 @@ enum UnsetFootnotes {
     /// ``CmarkConverter/normalizedLabel(_:)``) or was defined on an earlier line, at the
     /// definition's `[` (1-based line, UTF-8 byte column), in line order. Lines inside code and
     /// HTML blocks of `root` (cmark-gfm's tree of the same lines) are text, not definitions. A
-    /// definition may follow block quote markers and indentation (inside a quote or list item).
+    /// definition may follow indentation and block quote and list item markers
+    /// (``containerPrefixEnd(_:from:to:)``).
     static func diagnostics(
         root: OpaquePointer, lines: SourceLines, cited: Set<String>, file: String, frontMatter: String? = nil
     ) -> [Diagnostic] {
@@ -41,10 +42,7 @@ enum UnsetFootnotes {
         let bytes = lines.buffer
         for index in 0..<lines.count {
             let range = lines.ranges[index]
-            var labelStart = range.lowerBound
-            while labelStart < range.upperBound,
-                bytes[labelStart] == 0x20 || bytes[labelStart] == 0x09 || bytes[labelStart] == UInt8(ascii: ">")
-            { labelStart += 1 }
+            let labelStart = containerPrefixEnd(bytes, from: range.lowerBound, to: range.upperBound)
             guard labelStart + 2 < range.upperBound, bytes[labelStart] == UInt8(ascii: "["),
                 bytes[labelStart + 1] == UInt8(ascii: "^")
             else {
@@ -115,6 +113,37 @@ enum UnsetFootnotes {
             }
         }
         return result
+    }
+
+    /// Where a line's text starts after the markers of the containers it opens or continues
+    /// (CommonMark §5): indentation, block quote markers (`>`) and list item markers (`-`, `+`
+    /// or `*`, or one to nine digits and `.` or `)`, each followed by a space or tab), in any
+    /// order and number. A note may be defined inside a list item as at the top level.
+    static func containerPrefixEnd(_ bytes: [UInt8], from start: Int, to end: Int) -> Int {
+        func isBlank(_ index: Int) -> Bool { index < end && (bytes[index] == 0x20 || bytes[index] == 0x09) }
+        var index = start
+        while index < end {
+            let byte = bytes[index]
+            if isBlank(index) || byte == UInt8(ascii: ">") {
+                index += 1
+            } else if byte == UInt8(ascii: "-") || byte == UInt8(ascii: "+") || byte == UInt8(ascii: "*"),
+                isBlank(index + 1)
+            {
+                index += 2
+            } else if (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte) {
+                var after = index
+                while after < end, after - index < 9, (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(bytes[after]) {
+                    after += 1
+                }
+                guard after < end, bytes[after] == UInt8(ascii: ".") || bytes[after] == UInt8(ascii: ")"),
+                    isBlank(after + 1)
+                else { break }
+                index = after + 2
+            } else {
+                break
+            }
+        }
+        return index
     }
 
     /// The line ranges of the code blocks and HTML blocks under `root`.

@@ -130,6 +130,23 @@ import Testing
         #expect(parse("Text[^1].\n\n[^1]: note.\n").diagnostics.isEmpty)
     }
 
+    /// A definition that opens a list item (`- [^a]: …`, `1. [^b]: …`, inside a quote too) is
+    /// a note as one at the top level is: named when it is never cited or defined again, not
+    /// dropped in silence.
+    @Test func definitionsOpeningListItemsAreNamed() {
+        let (result, notes, at) = warnings(
+            [
+                "Text[^dup].", "", "- [^bullet]: never cited.", "", "1. [^ordered]: never cited.", "",  // lines 1–6
+                "> * [^quoted]: never cited.", "", "+ [^dup]: first.", "", "[^dup]: second.", "",  // lines 7–12
+                "3) - [^nested]: never cited.",  // line 13
+            ], containing: "footnote")
+        #expect(at == ["t.md:3:3", "t.md:5:4", "t.md:7:5", "t.md:11:1", "t.md:13:6"], "\(result.diagnostics)")
+        #expect(notes.filter { $0.message.contains("never cited") }.count == 4)
+        #expect(notes.contains { $0.message.contains("[^dup] is defined again") })
+        #expect(parse("Text[^a].\n\n- [^a]: cited.\n").diagnostics.isEmpty)
+        #expect(parse("- item\n- [x] done\n").diagnostics.isEmpty)
+    }
+
     /// A note cited only in its own text is kept by cmark-gfm (and set at the foot of the last
     /// page): it is not named as never cited, whether the text has blocks or not.
     @Test func aNoteCitedOnlyByItselfIsNotNamedAsNeverCited() {
