@@ -150,7 +150,8 @@ extension Styler {
         _ source: String, display: Bool, location: SourceLocation?, sourceStart: SourceLocation? = nil,
         cascade: Cascade
     ) -> [StyledRun] {
-        let formula = MathParser.parse(source, display: display, macros: &mathMacros, labels: mathLabels)
+        let formula = MathParser.parse(
+            source, display: display, macros: &mathMacros, labels: mathLabels, budget: &mathExpansionBudget)
         // Found once, for the problems and unanswered references a formula may have by the thousand.
         let lineStarts =
             formula.problems.isEmpty && formula.references.allSatisfy({ $0.resolved != nil })

@@ -126,6 +126,8 @@ public struct Styler: Sendable {
     /// The commands the document's formulas have defined so far (`\newcommand`), for the
     /// formulas after them.
     var mathMacros: [String: MathMacro] = [:]
+    /// What the definitions of the formulas still to come may expand to, characters.
+    var mathExpansionBudget = MathExpansionBudget()
     /// The formula labels known so far (the survey's, and those met since), and the references
     /// no label answered when they were read, with their places.
     public internal(set) var mathLabels: [String: String] = [:]
@@ -1387,9 +1389,10 @@ public struct Styler: Sendable {
     /// the page reads them (a heading's bookmark).
     func readableTextInDocument(_ inlines: [Inline]) -> String {
         var macros = mathMacros
+        var budget = mathExpansionBudget
         return Self.oneLine(
             inlines.plainText(writingFormulas: {
-                MathParser.parse($0, macros: &macros, labels: mathLabels).plainText
+                MathParser.parse($0, macros: &macros, labels: mathLabels, budget: &budget).plainText
             }))
     }
 

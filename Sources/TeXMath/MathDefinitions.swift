@@ -61,10 +61,41 @@ public struct MathMacro: Hashable, Sendable {
     }
 }
 
+/// How many characters the definitions of a document's formulas may still expand to: 100,000
+/// to begin with and four times the length of each formula as it is read. A definition that
+/// uses itself, or definitions that double at each level, stop there with a problem instead of
+/// running without end, and a document's expansions, however many formulas use its
+/// definitions, are linear in its length. What a formula that ran away expanded (and then
+/// dropped) is counted apart, against 1,000,000 characters: one mistaken definition does not
+/// take the room of the document's later formulas.
+public struct MathExpansionBudget: Hashable, Sendable {
+    /// The characters left for expansions that are set, besides the four times its own length
+    /// each formula brings.
+    public var remaining = MathParser.minimumExpansionBudget
+    /// The characters left for expansions that ran away.
+    public var runawayRemaining = 10 * MathParser.minimumExpansionBudget
+
+    /// A document's budget before its first formula.
+    public init() {}
+
+    /// The characters a formula of `length` characters may expand to.
+    func grant(length: Int) -> Int { min(remaining, runawayRemaining) + 4 * length }
+
+    /// Takes what a formula of `length` characters expanded, `expanded` characters, from the
+    /// budget it was granted: from ``runawayRemaining`` when it `ranAway`.
+    mutating func charge(_ expanded: Int, length: Int, ranAway: Bool) {
+        let beyondOwn = expanded - 4 * length
+        if ranAway {
+            runawayRemaining = max(0, runawayRemaining - max(0, beyondOwn))
+        } else {
+            remaining = max(0, remaining - beyondOwn)
+        }
+    }
+}
+
 extension MathParser {
-    /// How many characters the definitions of one formula may expand to: at least 100,000, and
-    /// four times the formula's own length. A definition that uses itself, or definitions
-    /// that double at each level, stop there with a problem instead of running without end.
+    /// What a document's definitions may expand to before its formulas' own share
+    /// (``MathExpansionBudget``), characters.
     static let minimumExpansionBudget = 100_000
 
     /// Definitions (`\newcommand` and its kin) and MathJax's `\require`; true when `name` was
@@ -156,7 +187,9 @@ extension MathParser {
     private mutating func runaway(_ name: String, start: Int, into nodes: inout [MathNode]) {
         if !ranAway {
             problem(
-                "\\\(name) expands without end (a definition that uses itself, or grows at each use): drawn as written",
+                "\\\(name) expands without end (a definition that uses itself, or grows at each use) or past what "
+                    + "a document's formulas may expand to (100,000 characters and four times their length): drawn "
+                    + "as written",
                 at: start)
         }
         ranAway = true
@@ -212,6 +245,7 @@ extension MathParser {
         // for that command: its arguments are read where the use is, as TeX reads them.
         if macro.parameterCount == 0, let alias = macro.aliasedCommand {
             expansionBudget -= 1
+            expandedCharacters += 1
             guard expansionBudget >= 0, depth < Self.maximumDepth else {
                 runaway(name, start: start, into: &nodes)
                 return
@@ -227,6 +261,7 @@ extension MathParser {
         while arguments.count < macro.parameterCount { arguments.append(readMacroArgument(of: name)) }
         let text = macro.expansion(arguments)
         expansionBudget -= text.unicodeScalars.count + 1
+        expandedCharacters += text.unicodeScalars.count + 1
         guard expansionBudget >= 0, depth < Self.maximumDepth else {
             runaway(name, start: start, into: &nodes)
             return
@@ -244,6 +279,7 @@ extension MathParser {
         }
         macros = inner.macros
         expansionBudget = inner.expansionBudget
+        expandedCharacters += inner.expandedCharacters
         if inner.ranAway {
             // The whole expansion goes: the command the source wrote is drawn as written once,
             // by the outermost use, with the one problem the innermost said.

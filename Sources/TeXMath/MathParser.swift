@@ -46,6 +46,8 @@ public struct MathParser {
     var rawTag: String?
     /// How many more characters definitions may expand to in this formula.
     var expansionBudget = MathParser.minimumExpansionBudget
+    /// The characters definitions expanded to in this formula so far.
+    var expandedCharacters = 0
     /// How deep in definitions' expansions this parser reads (0: the formula's own source), and
     /// whether an expansion ran away (``expand(_:named:start:into:stop:)``).
     var expansionDepth = 0
@@ -65,12 +67,26 @@ public struct MathParser {
     public static func parse(
         _ source: String, display: Bool = true, macros: inout [String: MathMacro], labels: [String: String] = [:]
     ) -> MathFormula {
+        var budget = MathExpansionBudget()
+        return parse(source, display: display, macros: &macros, labels: labels, budget: &budget)
+    }
+
+    /// ``parse(_:display:macros:labels:)`` with what the document's definitions may still
+    /// expand to (`budget`, which a document passes through its formulas in order with
+    /// `macros`), less what this formula's expand to.
+    public static func parse(
+        _ source: String, display: Bool = true, macros: inout [String: MathMacro], labels: [String: String] = [:],
+        budget: inout MathExpansionBudget
+    ) -> MathFormula {
         var parser = MathParser(source)
         parser.display = display
         parser.macros = macros
         parser.knownLabels = labels
-        parser.expansionBudget = max(Self.minimumExpansionBudget, 4 * parser.scalars.count)
-        defer { macros = parser.macros }
+        parser.expansionBudget = budget.grant(length: parser.scalars.count)
+        defer {
+            macros = parser.macros
+            budget.charge(parser.expandedCharacters, length: parser.scalars.count, ranAway: parser.ranAway)
+        }
         var nodes = parser.parseList(stop: .end)
         var offsets = parser.nodeOffsets
         if parser.atRowSeparator, display {

@@ -462,6 +462,24 @@ import Typography
         #expect(report.diagnostics.count == 1 && report.diagnostics[0].message.contains("expands without end"))
     }
 
+    /// Many short uses of a definition that expands to thousands of characters cost what the
+    /// document's one budget of expansion allows (``MathExpansionBudget``), not each use's own:
+    /// forty uses of a chain doubling twelve times take at most five times the processor time
+    /// of one use, where each use set six pages.
+    @Test func manyUsesOfALongExpansionShareOneBudget() throws {
+        let levels = "abcdefghijklm".unicodeScalars.map(String.init)
+        let chain =
+            "$\\newcommand{\\ma}{x+}"
+            + (1..<levels.count).map { "\\newcommand{\\m\(levels[$0])}{\\m\(levels[$0 - 1])\\m\(levels[$0 - 1])}" }
+            .joined() + "$\n\n"
+        let once = try Render.measured(chain + "$\\mm$\n\nEnd.\n", name: "expansion-once", scratch: "math-expansion")
+        let forty = try Render.measured(
+            chain + String(repeating: "$\\mm$\n\n", count: 40) + "End.\n", name: "expansion-forty",
+            scratch: "math-expansion")
+        #expect(forty.text.contains("End.") && forty.text.contains("\\mm"))
+        #expect(forty.seconds <= 5 * once.seconds, "40 uses \(forty.seconds) s, one use \(once.seconds) s")
+    }
+
     /// A heading's bookmark reads its formulas with the document's definitions and labels, a
     /// label after it too, as the page does.
     @Test func bookmarksReadDefinitionsAndReferences() throws {

@@ -278,6 +278,43 @@ import Testing
         #expect(errors == 1, "\(formula.plainText.prefix(80))")
     }
 
+    /// A document's formulas share one budget of expansion (``MathExpansionBudget``): a chain
+    /// of definitions doubling twelve times expands to about 40,000 characters at each use, so
+    /// forty uses of a few characters each, each within a formula's own room, set a million and
+    /// a half; with the document's budget the first uses expand and the rest are drawn as
+    /// written with the problem. A definition that ran away takes none of it from the later
+    /// formulas.
+    @Test func aDocumentsFormulasShareOneExpansionBudget() {
+        var macros: [String: MathMacro] = [:]
+        var budget = MathExpansionBudget()
+        let levels = "abcdefghijklm".unicodeScalars.map(String.init)
+        let chain =
+            #"\newcommand{\ma}{x+}"#
+            + (1..<levels.count).map { "\\newcommand{\\m\(levels[$0])}{\\m\(levels[$0 - 1])\\m\(levels[$0 - 1])}" }
+            .joined()
+        _ = MathParser.parse(chain, macros: &macros, budget: &budget)
+        var set = 0
+        var stopped = 0
+        for _ in 0..<40 {
+            let use = MathParser.parse(#"\mm"#, macros: &macros, budget: &budget)
+            set += use.plainText.count
+            if use.problems.contains(where: { $0.message.contains("expands without end") }) { stopped += 1 }
+        }
+        #expect(set >= 8_192 && set <= 100_000, "\(set) characters set")
+        #expect(stopped >= 37, "\(stopped) of 40 uses stopped")
+
+        var later = MathExpansionBudget()
+        macros = [:]
+        let runaway = MathParser.parse(#"\def\a{\a\a}\a"#, macros: &macros, budget: &later)
+        #expect(runaway.problems.count == 1)
+        let defined = MathParser.parse(#"\newcommand{\R}{\mathbb{R}}\R"#, macros: &macros, budget: &later)
+        #expect(defined.plainText == "ℝ" && defined.problems.isEmpty)
+        for _ in 0..<1_000 {
+            let use = MathParser.parse(#"\R"#, macros: &macros, budget: &later)
+            #expect(use.plainText == "ℝ" && use.problems.isEmpty)
+        }
+    }
+
     /// A definition that ran away once is drawn as written at once in the document's later
     /// formulas (the table of definitions passes from formula to formula), not expanded to the
     /// limit again at each use: 160 uses of a 30-level doubling chain took 25 s. Every use still
