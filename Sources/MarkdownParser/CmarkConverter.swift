@@ -747,7 +747,20 @@ struct CmarkConverter {
         let numberedBefore = footnoteNumbers.count
         convertingInlines = true
         var pieces: [InlinePiece] = []
-        for child in Self.children(parent) { convertInline(child, depth: depth, into: &pieces) }
+        let children = Self.children(parent)
+        var index = 0
+        while index < children.count {
+            if let element = Self.rawTextElement(children[index]) {
+                // `<xmp>` and `<plaintext>` in running text: what they hold is text as written.
+                let close = children[(index + 1)...].firstIndex { Self.isEndTag(of: element, $0) }
+                let text = writtenText(of: children[index..<(close ?? children.count)])
+                if !text.isEmpty { pieces.append(.node(.code(text))) }
+                index = close.map { $0 + 1 } ?? children.count
+                continue
+            }
+            convertInline(children[index], depth: depth, into: &pieces)
+            index += 1
+        }
         let finished = syntax.finish(pieces, heading: heading)
         var inlines = finished.inlines
         if !finished.found.notes.isEmpty || !finished.found.unclosedNotes.isEmpty
@@ -761,6 +774,57 @@ struct CmarkConverter {
             if !pendingInlineNotes.isEmpty { inlines = numberInlineNotes(inlines, numberedBefore: numberedBefore) }
         }
         return (html.nest(inlines, markingHeadings: paragraph), finished.attributes)
+    }
+
+    /// The elements whose content the HTML standard's tokenizer reads as text up to their end
+    /// tag (`<xmp>`, RAWTEXT) or to the end (`<plaintext>`), and that a browser shows.
+    static let rawTextElements = ["xmp", "plaintext"]
+
+    /// The element of `rawTextElements` whose start tag `node` (an inline HTML node) is.
+    static func rawTextElement(_ node: OpaquePointer) -> String? {
+        guard cmark_node_get_type(node) == CMARK_NODE_HTML_INLINE else { return nil }
+        let tag = literal(node).lowercased()
+        return rawTextElements.first { name in
+            tag.hasPrefix("<" + name)
+                && tag.dropFirst(name.count + 1).first.map { $0 == ">" || $0 == "/" || $0.isWhitespace } == true
+        }
+    }
+
+    /// Whether `node` is an inline end tag of `element`.
+    static func isEndTag(of element: String, _ node: OpaquePointer) -> Bool {
+        guard cmark_node_get_type(node) == CMARK_NODE_HTML_INLINE else { return false }
+        let tag = literal(node).lowercased()
+        return tag.hasPrefix("</" + element)
+            && tag.dropFirst(element.count + 2).first.map { $0 == ">" || $0.isWhitespace } == true
+    }
+
+    /// The text of the file after the first of `nodes` (a start tag) through the last, as
+    /// written: each line from where its first node starts (past a code span's backticks),
+    /// the lines joined by spaces, formulas as written.
+    func writtenText(of nodes: ArraySlice<OpaquePointer>) -> String {
+        guard let open = nodes.first,
+            let last = nodes.dropFirst().last(where: { cmark_node_get_start_line($0) > 0 })
+        else { return "" }
+        let firstLine = Int(cmark_node_get_end_line(open)) + lineDelta
+        let lastLine = Int(cmark_node_get_end_line(last)) + lineDelta
+        guard firstLine > 0, lastLine >= firstLine else { return "" }
+        var lineStarts: [Int: Int] = [firstLine: Int(cmark_node_get_end_column(open)) + 1]
+        for node in nodes.dropFirst() where startLine(node) > firstLine && lineStarts[startLine(node)] == nil {
+            lineStarts[startLine(node)] = Int(cmark_node_get_start_column(node))
+        }
+        var lines: [String] = []
+        for line in firstLine...lastLine {
+            let bytes = source.lines.slice(line - 1)
+            var start = bytes.startIndex + max(0, (lineStarts[line] ?? 1) - 1)
+            while line != firstLine, start > bytes.startIndex, bytes[start - 1] == UInt8(ascii: "`") { start -= 1 }
+            var end = bytes.endIndex
+            if line == lastLine {
+                end = min(end, bytes.startIndex + Int(cmark_node_get_end_column(last)))
+                while end < bytes.endIndex, bytes[end] == UInt8(ascii: "`") { end += 1 }
+            }
+            lines.append(start < end ? String(decoding: bytes[start..<end], as: UTF8.self) : "")
+        }
+        return MathSyntax.restoringWritten(in: lines.joined(separator: " "))
     }
 
     /// Drops the word joiner a formula's marker starts with (``MathSyntax/marker(source:display:bytes:)``).

@@ -77,6 +77,18 @@ enum HTMLFiveTokens {
     static let rawText: Set<[UInt8]> = Set(["xmp", "iframe", "noembed", "noframes", "noscript"].map { Array($0.utf8) })
     static let replaceableText: Set<[UInt8]> = Set(["textarea", "title"].map { Array($0.utf8) })
 
+    /// The attributes of a tag kept besides those Typeset reads (``readAttributes``): more
+    /// than any element of a real page has.
+    static let attributeLimit = 64
+
+    /// The attributes Typeset reads from HTML elements, which a tag keeps past
+    /// ``attributeLimit`` others.
+    static let readAttributes: Set<[UInt8]> = Set(
+        [
+            "align", "alt", "class", "colspan", "dir", "height", "href", "id", "lang", "name", "reversed", "rowspan",
+            "scope", "src", "start", "style", "title", "width",
+        ].map { Array($0.utf8) })
+
     /// The text of the named reference `&name;`, from cmark-gfm's table (the text of a Markdown
     /// paragraph that is the reference alone); nil when HTML5 has no such name.
     static func namedReference(_ name: [UInt8]) -> String? {
@@ -134,6 +146,16 @@ enum HTMLFiveTokens {
         static func isAlphanumeric(_ byte: UInt8?) -> Bool {
             guard let byte else { return false }
             return isAlpha(byte) || (byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9"))
+        }
+
+        /// Whether `byte` ends an attribute's name (*attribute name state*).
+        static func isNameEnd(_ byte: UInt8) -> Bool {
+            isSpace(byte) || byte == UInt8(ascii: "/") || byte == UInt8(ascii: ">") || byte == UInt8(ascii: "=")
+        }
+
+        /// `byte` with ASCII upper case made lower case.
+        static func lowercased(_ byte: UInt8) -> UInt8 {
+            byte >= UInt8(ascii: "A") && byte <= UInt8(ascii: "Z") ? byte + 32 : byte
         }
 
         static func isSpace(_ byte: UInt8) -> Bool {
@@ -373,41 +395,70 @@ enum HTMLFiveTokens {
         }
 
         /// Copies a tag's attributes from `start` to `end` (past its `>`), decoding the
-        /// references in each value (*before attribute value state* and the value states).
+        /// references in each value (*before attribute name state* through the value states).
+        /// An attribute whose name the tag already has is dropped, as the standard drops it
+        /// ("duplicate-attribute"), and past ``HTMLFiveTokens/attributeLimit`` others only the
+        /// attributes Typeset reads are kept (``HTMLFiveTokens/readAttributes``): libxml2
+        /// compares each attribute's name with every one before it, so a tag of many attributes
+        /// would cost time quadratic in their number.
         mutating func attributes(from start: Int, to end: Int) {
-            enum State {
-                case between
-                case afterEquals
-                case quoted(UInt8)
-                case unquoted
-            }
-            var state = State.between
+            var names = Set<[UInt8]>()
+            var kept = 0
             index = start
             while index < end {
                 let current = input[index]
-                switch state {
-                case .quoted(let quote):
-                    if current == quote { state = .between }
-                case .unquoted:
-                    if Self.isSpace(current) || current == UInt8(ascii: ">") { state = .between }
-                case .afterEquals:
-                    if current == UInt8(ascii: "\"") || current == UInt8(ascii: "'") {
-                        state = .quoted(current)
-                    } else if current != UInt8(ascii: ">"), !Self.isSpace(current) {
-                        state = .unquoted
-                    }
-                case .between:
-                    if current == UInt8(ascii: "=") { state = .afterEquals }
+                if Self.isSpace(current) || current == UInt8(ascii: "/") || current == UInt8(ascii: ">") {
+                    output.append(current)
+                    index += 1
+                    continue
                 }
+                let mark = output.count
+                let nameStart = index
+                index += 1
+                while index < end, !Self.isNameEnd(input[index]) { index += 1 }
+                let name = input[nameStart..<index].map(Self.lowercased)
+                output += input[nameStart..<index]
+                value(to: end)
+                let read = HTMLFiveTokens.readAttributes.contains(name)
+                if !names.insert(name).inserted || (!read && kept >= HTMLFiveTokens.attributeLimit) {
+                    output.removeSubrange(mark...)
+                } else if !read {
+                    kept += 1
+                }
+            }
+        }
+
+        /// Copies an attribute's `=` and value, if it has one, from `index` (the end of its
+        /// name), decoding the references in the value.
+        mutating func value(to end: Int) {
+            var equals = index
+            while equals < end, Self.isSpace(input[equals]) { equals += 1 }
+            guard equals < end, input[equals] == UInt8(ascii: "=") else { return }
+            output += input[index...equals]
+            index = equals + 1
+            while index < end, Self.isSpace(input[index]) {
+                output.append(input[index])
+                index += 1
+            }
+            guard index < end else { return }
+            let quote = input[index]
+            let quoted = quote == UInt8(ascii: "\"") || quote == UInt8(ascii: "'")
+            if quoted {
+                output.append(quote)
+                index += 1
+            }
+            while index < end {
+                let current = input[index]
+                if quoted ? current == quote : Self.isSpace(current) || current == UInt8(ascii: ">") { break }
                 if current == UInt8(ascii: "&") {
-                    switch state {
-                    case .quoted, .unquoted:
-                        reference(inAttribute: true, limit: end - 1)
-                        continue
-                    default: break
-                    }
+                    reference(inAttribute: true, limit: end - 1)
+                } else {
+                    output.append(current)
+                    index += 1
                 }
-                output.append(current)
+            }
+            if quoted, index < end {
+                output.append(quote)
                 index += 1
             }
         }

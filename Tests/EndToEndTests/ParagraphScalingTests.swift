@@ -2,14 +2,14 @@ import Foundation
 import TestSupport
 import Testing
 
-/// One paragraph of n bytes costs time and memory linear in n, whatever it holds: for each
-/// kind of paragraph that once cost quadratic time (a long link URL or e-mail address set over
-/// many lines, a letter with thousands of combining marks, a run of soft hyphens, thousands of
-/// links or hard breaks, a link around thousands of words, a displayed formula of thousands of
-/// problems, thousands of notes referred to from one paragraph), eight times the size takes at
-/// most ten times the time and the peak memory of the typeset command, measured in the same run
-/// (the pair measured again, up to three times, until it holds: a cost that grows too fast
-/// fails every time, a moment of load once).
+/// One paragraph of n bytes costs time and memory linear in n, whatever it holds: for each kind of
+/// paragraph that once cost quadratic time (a long link URL or e-mail address set over many lines,
+/// a letter with thousands of combining marks, a run of soft hyphens, thousands of links or hard
+/// breaks, a link around thousands of words, a displayed formula of thousands of problems,
+/// thousands of notes referred to from one paragraph, a tag of thousands of attributes), eight
+/// times the size takes at most ten times the time and the peak memory of the typeset command,
+/// measured in the same run (the pair measured again, up to three times, until it holds: a cost
+/// that grows too fast fails every time, a moment of load once).
 @Suite(.serialized) struct ParagraphScalingTests {
     /// The kinds: a name, the paragraph of size n, the size n, and a word the PDF must end with.
     static let kinds: [(name: String, size: Int, last: String, markdown: @Sendable (Int) -> String)] = [
@@ -42,6 +42,11 @@ import Testing
         (
             "displayed formula of double scripts", 2_000, "here",
             { "$$x" + String(repeating: "^x", count: $0) + "_y" + String(repeating: "_y", count: $0) + "$$\n\nhere\n" }
+        ),
+        // libxml2 compares each attribute's name with every one before it.
+        (
+            "HTML attributes", 2_500, "here",
+            { "<span " + (0..<$0).map { "a\($0)=\"v\"" }.joined(separator: " ") + ">x</span> here\n" }
         ),
         (
             "footnote references", 1_500, "here",

@@ -115,6 +115,34 @@ import Testing
         #expect(!parsed.diagnostics.contains { $0.message.contains("<image>") }, "\(parsed.diagnostics)")
     }
 
+    /// A tag's attributes reach libxml2, which compares each name with every one before it, at
+    /// most ``HTMLFiveTokens/attributeLimit`` besides those Typeset reads, and each name once
+    /// (the first, as the standard keeps it): an `alt` after thousands of other attributes is
+    /// still the image's text, in a block and in a paragraph.
+    @Test func aTagOfManyAttributesKeepsWhatTypesetReads() {
+        let many = (0..<5_000).map { "a\($0)=\"v\"" }.joined(separator: " ")
+        let tag = "<img \(many) alt=\"KEPT ALT\" alt=\"second\" src=\"z.png\">"
+        let normalized = String(decoding: HTMLFiveTokens.normalized(Array(tag.utf8)), as: UTF8.self)
+        #expect(
+            normalized.split(separator: "=").count - 1 == HTMLFiveTokens.attributeLimit + 2, "\(normalized.suffix(80))")
+        #expect(normalized.contains("alt=\"KEPT ALT\"") && !normalized.contains("second"))
+        #expect(outline("<p>A \(tag) B</p>\n") == ["p: A KEPT ALT B"])
+        #expect(outline("W \(tag) w\n") == ["p: W KEPT ALT w"])
+        #expect(outline("<div \(many) align=\"center\">Centred text</div>\n") == ["p: Centred text"])
+    }
+
+    /// In running text too, what `<xmp>` holds up to its end tag, and `<plaintext>` up to the
+    /// paragraph's end, is text as the file writes it: tags, references, Markdown and formulas
+    /// included, over several lines and in a quote.
+    @Test func rawTextElementsInRunningTextKeepWhatTheyHold() {
+        #expect(outline("text <xmp><b>bold</b> &amp; x</xmp> end\n") == ["p: text <b>bold</b> &amp; x end"])
+        #expect(outline("a <XMP>$x$ and `c` *e*</XMP> b\n") == ["p: a $x$ and `c` *e* b"])
+        #expect(outline("a <xmp>one *e*\n`two`</xmp> b\n") == ["p: a one *e* `two` b"])
+        #expect(outline("> q <xmp><i>x</i>\n> y</xmp> z\n") == ["p: q <i>x</i> y z"])
+        #expect(outline("a <plaintext><i>pt</i> &lt; [l](u)\n") == ["p: a <i>pt</i> &lt; [l](u)"])
+        #expect(outline("a <xmp></xmp> b <xmp>\n") == ["p: a  b"])
+    }
+
     /// `<xmp>`, `<plaintext>` and `<listing>` are preformatted text; the content of `<xmp>` and
     /// `<plaintext>` is text, markup included; `<textarea>`'s ends at its end tag.
     @Test func rawTextElementsKeepTheirMarkupAsText() {
