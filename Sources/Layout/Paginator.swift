@@ -333,8 +333,7 @@ public final class Paginator {
     /// its box, and the heights of its notes, pt. Blocks whose geometries are equal are
     /// paginated alike wherever they stand: they differ only in what their lines show (a table
     /// of contents' page numbers), not in the room they take or where a page may end.
-    /// - Throws: what laying a block out throws.
-    public func geometry(of blocks: [StyledBlock]) throws -> [Double] {
+    public func geometry(of blocks: [StyledBlock]) -> [Double] {
         var figures: [Double] = []
         var previous: StyledBlock?
         var panelID = 0
@@ -347,7 +346,7 @@ public final class Paginator {
             figures.append(max(previous?.spaceAfter ?? 0, block.spaceBefore))
             previous = block
             let layout = BlockLayout(shaper: shaper, options: options, panelID: panelID, emptyParagraphs: CellMemory())
-            try layout.layOut(block) { item in
+            layout.layOut(block) { item in
                 var item = item
                 measureInk(of: &item)
                 let rule: Double =

@@ -56,7 +56,7 @@ struct LayoutAndDraw {
             numbers.destinations = pass.destinations
             let geometry = Paginator(shaper: shaper, options: layoutOptions(pageCount: nil), renderer: PageCounter())
             let sameRoom =
-                try geometry.geometry(of: frontMatter.blocks(pages: laidOut))
+                geometry.geometry(of: frontMatter.blocks(pages: laidOut))
                 == geometry.geometry(of: frontMatter.blocks(pages: pass.destinations))
             // Words those layouts found wider than the measure are the drawing pass's to report.
             shaper.overwideWords.removeAll()

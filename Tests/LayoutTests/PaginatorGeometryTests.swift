@@ -22,8 +22,8 @@ import Typography
 
     @Test func entriesWithOtherNumbersOfTheSameRoomAreEqual() throws {
         let titles = ["Alpha", "Bravo section", "Charlie has a longer title"]
-        let dashes = try paginator.geometry(of: titles.map { entry($0, number: "–") })
-        let numbers = try paginator.geometry(of: titles.map { entry($0, number: "123") })
+        let dashes = paginator.geometry(of: titles.map { entry($0, number: "–") })
+        let numbers = paginator.geometry(of: titles.map { entry($0, number: "123") })
         #expect(!dashes.isEmpty)
         #expect(dashes == numbers)
     }
@@ -35,17 +35,17 @@ import Typography
         var differing: [Int] = []
         for length in 40...52 {
             let title = String(repeating: "x", count: length - 6) + " title"
-            let dash = try paginator.geometry(of: [entry(title, number: "–")])
-            let number = try paginator.geometry(of: [entry(title, number: "123456789")])
+            let dash = paginator.geometry(of: [entry(title, number: "–")])
+            let number = paginator.geometry(of: [entry(title, number: "123456789")])
             if dash != number { differing.append(length) }
         }
         #expect(!differing.isEmpty)
     }
 
     @Test func paragraphsOfOtherLengthsDiffer() throws {
-        let short = try paginator.geometry(of: [paragraph(lines(2))])
-        let long = try paginator.geometry(of: [paragraph(lines(3))])
-        let same = try paginator.geometry(of: [paragraph(lines(2, tag: "M"))])
+        let short = paginator.geometry(of: [paragraph(lines(2))])
+        let long = paginator.geometry(of: [paragraph(lines(3))])
+        let same = paginator.geometry(of: [paragraph(lines(2, tag: "M"))])
         #expect(short != long)
         #expect(short == same)
     }
