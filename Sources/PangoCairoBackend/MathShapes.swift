@@ -494,13 +494,29 @@ enum MathShapes {
         defer { cairo_restore(cr) }
         let textColor = cairo_get_source(cr)
         cairo_set_font_face(cr, font.cairoFace)
-        for item in shape.box.items {
+        // Consecutive glyphs of one size and colour go to Cairo in one call: Cairo records,
+        // analyses and replays each call it is given, and a formula's script, run of digits or
+        // stretched delimiter is several glyphs.
+        var glyphs: [cairo_glyph_t] = []
+        var glyphStyle: (size: Double, color: MathColor?)?
+        func showGlyphs() {
+            guard let style = glyphStyle, !glyphs.isEmpty else { return }
+            setColor(style.color, fallback: textColor, on: cr)
+            cairo_set_font_size(cr, style.size)
+            cairo_show_glyphs(cr, glyphs, Int32(glyphs.count))
+            glyphs.removeAll(keepingCapacity: true)
+        }
+        for item in shape.box.drawnItems {
+            if case .glyph(let glyph, let gx, let gy, let size, let color) = item {
+                if let style = glyphStyle, style.size != size || style.color != color { showGlyphs() }
+                glyphStyle = (size, color)
+                glyphs.append(cairo_glyph_t(index: UInt(glyph), x: x + gx, y: baseline - gy))
+                continue
+            }
+            showGlyphs()
             switch item {
-            case .glyph(let glyph, let gx, let gy, let size, let color):
-                setColor(color, fallback: textColor, on: cr)
-                cairo_set_font_size(cr, size)
-                var drawn = cairo_glyph_t(index: UInt(glyph), x: x + gx, y: baseline - gy)
-                cairo_show_glyphs(cr, &drawn, 1)
+            case .glyph, .group:
+                break
             case .rule(let rx, let ry, let width, let height, let color):
                 setColor(color, fallback: textColor, on: cr)
                 cairo_rectangle(cr, x + rx, baseline - ry - height, width, height)
@@ -518,6 +534,7 @@ enum MathShapes {
                 cairo_stroke(cr)
             }
         }
+        showGlyphs()
     }
 
     private static func setColor(_ color: MathColor?, fallback: OpaquePointer?, on cr: OpaquePointer) {

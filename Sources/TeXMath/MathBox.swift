@@ -28,13 +28,38 @@ public enum MathBoxItem: Hashable, Sendable {
     /// A straight stroke from (`x`, `y`) to (`toX`, `toY`), `width` pt wide (`\cancel`'s
     /// strokes).
     case stroke(x: Double, y: Double, toX: Double, toY: Double, width: Double, color: MathColor?)
+    /// The items of a box placed whole with its origin at (`x`, `y`), in `color` where they
+    /// have none of their own (``MathBox/place(_:x:y:color:)`` keeps a large box so rather
+    /// than copying its items, so that a box nested in a box nested in … costs time linear in
+    /// what it draws). ``MathBox/drawnItems`` gives them moved into place.
+    case group(MathBoxGroup, x: Double, y: Double, color: MathColor?)
+}
+
+/// The items of a box, shared by the boxes that place it (``MathBoxItem/group(_:x:y:color:)``).
+public final class MathBoxGroup: Hashable, Sendable {
+    /// What the box draws, positions from its origin.
+    public let items: [MathBoxItem]
+
+    init(_ items: [MathBoxItem]) {
+        self.items = items
+    }
+
+    /// Groups are equal when they draw the same items.
+    public static func == (left: MathBoxGroup, right: MathBoxGroup) -> Bool {
+        left === right || left.items == right.items
+    }
+
+    /// Hashes the items.
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(items)
+    }
 }
 
 extension MathBoxItem {
     /// Where the item begins along the baseline, pt from its box's origin.
     public var x: Double {
         switch self {
-        case .glyph(_, let x, _, _, _), .rule(let x, _, _, _, _), .text(_, _, let x, _, _, _): x
+        case .glyph(_, let x, _, _, _), .rule(let x, _, _, _, _), .text(_, _, let x, _, _, _), .group(_, let x, _, _): x
         case .stroke(let x, _, let toX, _, _, _): min(x, toX)
         }
     }
@@ -50,6 +75,8 @@ extension MathBoxItem {
             .text(text, face: face, x: x + dx, y: y + dy, size: size, color: itemColor ?? color)
         case .stroke(let x, let y, let toX, let toY, let width, let itemColor):
             .stroke(x: x + dx, y: y + dy, toX: toX + dx, toY: toY + dy, width: width, color: itemColor ?? color)
+        case .group(let group, let x, let y, let itemColor):
+            .group(group, x: x + dx, y: y + dy, color: itemColor ?? color)
         }
     }
 }
@@ -85,9 +112,41 @@ public struct MathBox: Hashable, Sendable {
     public mutating func place(_ box: MathBox, x: Double, y: Double, color: MathColor? = nil) {
         height = max(height, box.height + y)
         depth = max(depth, box.depth - y)
+        if box.items.count > Self.largestCopied {
+            items.append(.group(MathBoxGroup(box.items), x: x, y: y, color: color))
+            return
+        }
         // Grown as arrays grow (doubling): reserving exactly the new count at each call would
         // copy the items once a call, n² moves for a formula of n atoms.
         items.append(contentsOf: box.items.lazy.map { $0.moved(x: x, y: y, color: color) })
+    }
+
+    /// The most items ``place(_:x:y:color:)`` copies into this box; a box of more is kept
+    /// whole, as a group.
+    static let largestCopied = 64
+
+    /// What the box draws with every group's items moved into place, in order. Each item is
+    /// moved once, by the sum of the offsets of the groups around it, so time is linear in
+    /// what the box draws however deep its groups nest.
+    public var drawnItems: [MathBoxItem] {
+        guard items.contains(where: { if case .group = $0 { true } else { false } }) else { return items }
+        var drawn: [MathBoxItem] = []
+        Self.appendDrawn(items, x: 0, y: 0, color: nil, to: &drawn)
+        return drawn
+    }
+
+    /// Appends `items`, moved by (`x`, `y`) and in `color` where they have none, with each
+    /// group's items in its place.
+    private static func appendDrawn(
+        _ items: [MathBoxItem], x: Double, y: Double, color: MathColor?, to drawn: inout [MathBoxItem]
+    ) {
+        for item in items {
+            if case .group(let group, let groupX, let groupY, let groupColor) = item {
+                appendDrawn(group.items, x: x + groupX, y: y + groupY, color: groupColor ?? color, to: &drawn)
+            } else {
+                drawn.append(x == 0 && y == 0 && color == nil ? item : item.moved(x: x, y: y, color: color))
+            }
+        }
     }
 
     /// Appends `box` after this one on the baseline (raised by `y`).

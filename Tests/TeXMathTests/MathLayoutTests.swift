@@ -178,6 +178,47 @@ struct FixedMathFont: MathFont {
         #expect(framed.dropFirst().allSatisfy { $0 == MathColor(red: 1, green: 0, blue: 0) })
     }
 
+    /// A box of many items is placed in the box around it as a group, not copied into it, so
+    /// radicals nested 190 deep are laid out in time linear in what they draw (copying each
+    /// level's items into the next took time quadratic in the depth); what they draw, with
+    /// each group's items moved into place and coloured as the innermost colour asks, is that
+    /// of the copies.
+    @Test func nestedBoxesAreLaidOutInLinearTime() {
+        let colored = MathLayout(
+            font: FixedMathFont(), size: 10,
+            colors: { name in
+                name == "red" ? MathColor(red: 1, green: 0, blue: 0) : MathColor(red: 0, green: 0, blue: 1)
+            })
+        func nested(_ depth: Int) -> String {
+            #"\color{red}{"# + String(repeating: #"\sqrt{"#, count: depth) + #"\color{blue}{x}"#
+                + String(repeating: "}", count: depth + 1)
+        }
+        let box = colored.layout(MathParser.parse(nested(190)), style: .text)
+        let drawn = box.drawnItems
+        #expect(box.items.count < 2 * MathBox.largestCopied, "\(box.items.count) items at the top")
+        let glyphs = drawn.filter { if case .glyph = $0 { true } else { false } }
+        let rules = drawn.filter { if case .rule = $0 { true } else { false } }
+        #expect(glyphs.count == 191 && rules.count == 190, "\(glyphs.count) glyphs, \(rules.count) rules")
+        let colors = glyphs.compactMap { item -> MathColor? in
+            if case .glyph(_, _, _, _, let color) = item { color } else { nil }
+        }
+        #expect(colors.filter { $0.red == 1 }.count == 190 && colors.last == MathColor(red: 0, green: 0, blue: 1))
+        // The innermost glyph stands right of every sign around it, and inside the outermost.
+        let x = glyphs.last?.x ?? 0
+        #expect(x > glyphs.dropLast().map(\.x).max() ?? .infinity && x < box.width)
+
+        func seconds(_ depth: Int) -> Double {
+            let source = MathParser.parse(nested(depth))
+            let start = ContinuousClock.now
+            for _ in 0..<20 { _ = colored.layout(source, style: .text).drawnItems.count }
+            let elapsed = ContinuousClock.now - start
+            return Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) * 1e-18
+        }
+        _ = seconds(40)
+        let (shallow, deep) = (seconds(40), seconds(160))
+        #expect(deep <= 8 * shallow, "depth 160: \(deep) s, depth 40: \(shallow) s")
+    }
+
     /// `\cancel` strikes its base from corner to corner, `\bcancel` the other way, `\xcancel`
     /// both; the base keeps its box; `\cancelto`'s value is the superscript.
     @Test func cancelStrikesItsBase() {
