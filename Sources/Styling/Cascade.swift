@@ -193,20 +193,22 @@ enum RunMerger {
 
     /// Every ``isInvisibleBreakControl(_:)`` character beside a space of running text (any
     /// White_Space but the line separators, the edges of runs included), and every
-    /// ``isIgnorableAfterSpace(_:)`` character that follows one, dropped, so that a run of
-    /// spaces with such characters inside or at its ends is one run of spaces, which breaks
-    /// like one: 60 ideographic spaces, a joiner (or a variation selector) and 60 more kept the
-    /// word after them off the page. A variation selector after a letter or an emoji stays,
-    /// space after it or not. Code spans and formulas keep every character, and stand between
-    /// the runs around them. A run's text is copied only when it has characters to lose.
+    /// ``isIgnorableAfterSpace(_:)`` character that follows one or opens the paragraph,
+    /// dropped, so that a run of spaces with such characters inside or at its ends is one run
+    /// of spaces, which breaks like one: 60 ideographic spaces, a joiner (or a variation
+    /// selector) and 60 more kept the word after them off the page. A variation selector after
+    /// a letter or an emoji stays, space after it or not. Code spans and formulas keep every
+    /// character, and stand between the runs around them. A run's text is copied only when it
+    /// has characters to lose.
     static func dropInvisiblesBesideSpaces(_ runs: inout [StyledRun]) {
         func isSpace(_ scalar: Unicode.Scalar) -> Bool {
             scalar.properties.isWhitespace && scalar != "\n" && scalar != "\u{2028}" && scalar != "\u{2029}"
         }
         func kept(_ run: StyledRun) -> Bool { run.style.isCode || run.style.inlineFormula != nil }
         // Whether a space, or an invisible character that follows one, ends the previous run
-        // of running text.
-        var spaceBefore = false
+        // of running text; the paragraph's start stands as one: there is nothing before it to
+        // join, part or modify.
+        var spaceBefore = true
         for index in runs.indices {
             if kept(runs[index]) {
                 spaceBefore = false

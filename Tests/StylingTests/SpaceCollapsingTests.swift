@@ -61,6 +61,7 @@ import Typography
         #expect(texts("a \(control)b and c\(control) d") == ["a b and c d"])
         #expect(texts("a\u{2003}\(control)*b* \(control)\(control) c") == ["a\u{2003}b c"])
         #expect(texts("a\(control)*\(control) b*") == ["a b"], "across the edge of a run")
+        #expect(texts("\(control)b c") == ["b c"], "at the paragraph's start")
         #expect(texts("a\(control)b") == ["a\(control)b"], "inside a word")
         #expect(texts("a `\(control) x` b") == ["a \(control) x b"], "in code")
     }
@@ -77,6 +78,8 @@ import Typography
     func ignorablesAfterASpaceAreDropped(mark: String) {
         #expect(texts("a\u{2001}\(mark)\u{2001}b") == ["a\u{2001}\u{2001}b"])
         #expect(texts("a \(mark)b") == ["a b"])
+        #expect(texts("\(mark)b c") == ["b c"], "at the paragraph's start")
+        #expect(texts("*\(mark)b* c") == ["b c"], "at the paragraph's start, in a run")
         #expect(texts("❤\(mark) love") == ["❤\(mark) love"], "after a character, before a space")
         #expect(texts("a\(mark)b") == ["a\(mark)b"], "inside a word")
         #expect(texts("a `\u{2001}\(mark)` b") == ["a \u{2001}\(mark) b"], "in code")
