@@ -257,14 +257,15 @@ struct BlockLayout {
     /// last line's baseline after a dot leader (dots every 4 pt, aligned across entries). The
     /// number is drawn after a word space, which shows nothing (the leader ends before it) but
     /// reads between the text and the number when the entry's text is extracted ("Results 12",
-    /// not "Results12").
+    /// not "Results12"). Each form of a page number is shaped once for all the entries that
+    /// show it (``unwrappedLine(sharedAcrossLinks:)``).
     func entryItems(_ text: StyledParagraph, trailing: StyledParagraph, path: [StructureElement]) -> [Item] {
-        guard let first = trailing.runs.first, let number = shaper.shape(trailing, width: nil).lines.first else {
+        guard let first = trailing.runs.first, let number = unwrappedLine(sharedAcrossLinks: trailing) else {
             return paragraphItems(text, background: nil, padding: 0, path: path)
         }
         var spaced = trailing
         spaced.runs[0].text = " " + first.text
-        let drawn = shaper.shape(spaced, width: nil).lines.first ?? number
+        let drawn = unwrappedLine(sharedAcrossLinks: spaced) ?? number
         var narrowed = text
         let gap = text.style.baseFont.size * 1.5
         narrowed.style.rightIndent += number.width + gap
@@ -289,6 +290,23 @@ struct BlockLayout {
                 .leader(x: firstDot, baseline: baseline, count: count, dot: dot, pitch: pitch, color: color))
         }
         return items
+    }
+
+    /// The first line of `paragraph` (one run, as a contents entry's page number) shaped
+    /// unwrapped, its links leading where the run's link does. The run is shaped with a link to
+    /// nowhere, which shapes alike (a link's target only names the spans the line reports), so
+    /// that the equal numbers of entries linked to different headings are one paragraph to the
+    /// shaper, which shapes a short paragraph once (``TextShaper/shape(_:width:)``); the
+    /// spans are then pointed at the run's own target.
+    func unwrappedLine(sharedAcrossLinks paragraph: StyledParagraph) -> ShapedLine? {
+        guard paragraph.runs.count == 1, let target = paragraph.runs[0].style.link else {
+            return shaper.shape(paragraph, width: nil).lines.first
+        }
+        var shared = paragraph
+        shared.runs[0].style.link = .internal("")
+        guard var line = shaper.shape(shared, width: nil).lines.first else { return nil }
+        for index in line.links.indices { line.links[index].target = target }
+        return line
     }
 
     /// The line boxes of a paragraph on the baseline grid its style defines.
