@@ -101,7 +101,8 @@ import Testing
                 switch block.kind {
                 case .codeBlock(_, let text): code.append(text)
                 case .blockQuote(let children), .div(let children): visit(children)
-                case .list(let list): list.items.forEach { visit($0.blocks) }
+                case .list(let list):
+                    for item in list.items { visit(item.blocks) }
                 default: break
                 }
             }
