@@ -21,11 +21,16 @@ contributor guides, the default corpus. `--corpus held-out` reads prose the cons
 tried on: the Markdown of every other Debian package under /usr/share/doc (Git, GLib, libxml2,
 systemd, zstd...); `--corpus api` reads Node.js's API reference (/usr/share/doc/nodejs/api).
 
+With --lualatex (and `lualatex` on the PATH, TeX Live with fontspec and microtype), also LuaLaTeX
+with microtype's font expansion and protrusion, twice: with TeX's defaults, which leave a line
+no break makes good enough overfull (counted in `overfull`), and with \emergencystretch=3em.
+TeX's lines are read from TeX (a post_linebreak_filter), not from the PDF.
+
 Usage: python3 bench/composition-reference.py [path/to/typeset] [--measures 60,90,120] [--json]
-                                              [--corpus guides|held-out|api]
+                                              [--corpus guides|held-out|api] [--lualatex]
        (default .build/release/typeset; Typst from the `typst` module of the running Python)
 """
-import glob, json, os, re, statistics, subprocess, sys, tempfile
+import glob, json, os, re, shutil, statistics, subprocess, sys, tempfile
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 SPACE = 2.9505
@@ -173,6 +178,15 @@ def pdf_lines(pdf, baselines=False):
                 r'<word xMin="([\d.]+)" yMin="([\d.]+)" xMax="([\d.]+)" yMax="([\d.]+)">(.*?)</word>', body)]
             if words:
                 rows.append(words)
+        # pdftotext splits a line at a gap much wider than a space (a very loose justified line
+        # becomes two or three "lines" at one height): words at one baseline are one line.
+        merged = {}
+        for row in rows:
+            key = min(merged, key=lambda y: abs(y - row[0][3]), default=None)
+            if key is None or abs(key - row[0][3]) > 0.5:
+                key = row[0][3]
+            merged.setdefault(key, []).extend(row)
+        rows = [sorted(r, key=lambda w: w[0]) for r in merged.values()]
         rows.sort(key=lambda r: r[0][1])
         rows = [r for r in rows if not (len(r) == 1 and r[0][4].isdigit())]  # the page number
         pages.append([((r[0][1], r[0][3]), [(a, b, w) for a, _, b, _, w in r]) if baselines else
@@ -212,6 +226,7 @@ def figures(pdf, korean=False):
     return dict(lines=len(ratios), p50=round(ratios[len(ratios) // 2], 2),
                 p95=round(ratios[int(0.95 * (len(ratios) - 1))], 2), max=round(ratios[-1], 2),
                 loose=sum(r > 1.5 for r in ratios), min=round(ratios[0], 2), tight=sum(r < 0.8 for r in ratios),
+                overfull=sum(l[-1][1] > edge + 3 for l in everything),
                 hyphens=sum(hyphen(l) for l in everything),
                 consecutive=consecutive, page_end=page_end, fragments=fragments, after_dash=after_dash)
 
@@ -225,6 +240,85 @@ def typst_source(paragraphs, measure):
     return (f'#set page(width: 210mm, height: 297mm, margin: (x: {side}mm, y: 20mm))\n'
             '#set text(font: "Inter", size: 10.5pt, lang: "en")\n#set par(justify: true)\n\n'
             + "\n\n".join(escape(p) for p in paragraphs))
+
+
+# LuaTeX reports each line as it leaves the line breaker (its `post_linebreak_filter`): the set
+# width of every word space (`node.effective_glue`, after font expansion), whether it is a
+# paragraph's last line, ends in a hyphen, or is overfull, and its text. pdftotext cannot read
+# LuaTeX's CFF fonts' widths (every glyph comes out a word of its own), so TeX's lines are taken
+# from TeX itself.
+LUA_LINES = """\
+local out = io.open(tex.jobname .. "-lines.txt", "w")
+local GLYPH, GLUE, DISC, HLIST = node.id("glyph"), node.id("glue"), node.id("disc"), node.id("hlist")
+luatexbase.add_to_callback("post_linebreak_filter", function(head)
+  for line in node.traverse_id(HLIST, head) do
+    local gaps, text, last, hyphen, final = {}, {}, false, false, nil
+    for n in node.traverse(line.head) do
+      if n.id == GLUE and (n.subtype == 0 or n.subtype == 13 or n.subtype == 14) then
+        gaps[#gaps + 1] = string.format("%.4f", node.effective_glue(n, line) / 65536)
+        text[#text + 1] = " "
+      elseif n.id == GLUE and n.subtype == 15 then last = true
+      elseif n.id == GLYPH then text[#text + 1] = utf8.char(n.char); final = n
+      elseif n.id == DISC then final = n end
+    end
+    if final and final.id == DISC then hyphen = true; text[#text + 1] = "-"
+    elseif final and (final.char == 45 or final.char == 8208) then hyphen = true end
+    local w = node.dimensions(line.glue_set, line.glue_sign, line.glue_order, line.head)
+    out:write(table.concat(gaps, ","), "\\t", last and 1 or 0, "\\t", hyphen and 1 or 0, "\\t",
+      (w > line.width + 65536) and 1 or 0, "\\t", table.concat(text), "\\n")
+  end
+  return head
+end, "composition-reference")
+"""
+
+
+def latex_source(paragraphs, measure, emergency):
+    """The paragraphs for LuaLaTeX with microtype (font expansion and protrusion, its defaults),
+    Inter 10.5 pt through fontspec, no paragraph indent, one space width (`\frenchspacing`, as
+    Typeset and Typst set), TeX's default tolerance; with `emergency`, `\emergencystretch` 3 em,
+    the usual remedy for overfull lines (a third pass whose lines may stretch that much more)."""
+    special = {"\\": r"\textbackslash{}", "{": r"\{", "}": r"\}", "$": r"\$", "&": r"\&", "%": r"\%",
+               "#": r"\#", "_": r"\_", "~": r"\textasciitilde{}", "^": r"\textasciicircum{}"}
+    escape = lambda p: "".join(special.get(c, c) for c in p)
+    side = (210 - measure) / 2
+    return ("\\documentclass{article}\n"
+            f"\\usepackage[paperwidth=210mm,paperheight=297mm,hmargin={side}mm,vmargin=20mm]{{geometry}}\n"
+            "\\usepackage{fontspec}\n\\setmainfont{Inter}\n"
+            "\\usepackage[expansion=true,protrusion=true]{microtype}\n"
+            "\\setlength{\\parindent}{0pt}\\setlength{\\parskip}{6pt}\\pagestyle{empty}\\frenchspacing\n"
+            + ("\\setlength{\\emergencystretch}{3em}\n" if emergency else "")
+            + "\\directlua{dofile('lines.lua')}\n\\begin{document}\n\\fontsize{10.5pt}{15pt}\\selectfont\n"
+            + "\n\n".join(escape(p) for p in paragraphs) + "\n\\end{document}\n")
+
+
+def lualatex_figures(paragraphs, measure, out, emergency=False):
+    """The figures of `figures` for LuaLaTeX's lines of the paragraphs (page-end hyphens not
+    counted), `overfull` the lines TeX left wider than the measure; None without `lualatex`."""
+    if not shutil.which("lualatex"):
+        return None
+    name = f"lualatex{'-emergency' if emergency else ''}-{measure}"
+    open(os.path.join(out, "lines.lua"), "w").write(LUA_LINES)
+    open(os.path.join(out, name + ".tex"), "w").write(latex_source(paragraphs, measure, emergency))
+    subprocess.run(["lualatex", "-interaction=batchmode", name + ".tex"], cwd=out, capture_output=True)
+    rows = []
+    for record in open(os.path.join(out, name + "-lines.txt"), encoding="utf-8"):
+        gaps, last, hyphen, overfull, text = record.rstrip("\n").split("\t")
+        rows.append(([float(g) for g in gaps.split(",") if g], last == "1", hyphen == "1", overfull == "1", text))
+    justified = [r for r in rows if r[0] and not r[1]]
+    ratios = sorted(statistics.mean(r[0]) / SPACE for r in justified)
+    if os.environ.get("SHOW"):
+        for ratio, r in sorted(((statistics.mean(r[0]) / SPACE, r) for r in justified), key=lambda p: -p[0])[
+                :max(1, len(justified) // 20)]:
+            print(f"  {ratio:.2f}:", r[4])
+        for r in rows:
+            if r[3]:
+                print("  overfull:", r[4])
+    return dict(lines=len(ratios), p50=round(ratios[len(ratios) // 2], 2),
+                p95=round(ratios[int(0.95 * (len(ratios) - 1))], 2), max=round(ratios[-1], 2),
+                loose=sum(r > 1.5 for r in ratios), min=round(ratios[0], 2), tight=sum(r < 0.8 for r in ratios),
+                overfull=sum(r[3] for r in rows), hyphens=sum(r[2] for r in rows),
+                consecutive=sum(1 for a, b in zip(rows, rows[1:]) if a[2] and b[2]),
+                fragments=sum(1 for a, b in zip(rows, rows[1:]) if a[2] and b[1] and not b[0]))
 
 
 def option(name, default):
@@ -262,6 +356,9 @@ def main():
             row["typst"] = figures(typst_pdf)
         except ImportError:
             row["typst"] = None
+        if "--lualatex" in sys.argv:
+            row["lualatex"] = lualatex_figures(paragraphs, measure, out)
+            row["lualatex+es"] = lualatex_figures(paragraphs, measure, out, emergency=True)
         results[measure] = row
     korean = korean_paragraphs()
     for measure in [60, 90] if korean and "--no-korean" not in sys.argv else []:
@@ -291,7 +388,7 @@ def main():
           f"pages; PDFs in {out}")
     for measure, row in results.items():
         for tool, f in row.items():
-            print(f"{measure:>4} mm {tool:8}" if isinstance(measure, int) else f"{measure} mm {tool:8}", f)
+            print(f"{measure:>4} mm {tool:11}" if isinstance(measure, int) else f"{measure} mm {tool:11}", f)
 
 
 main()
