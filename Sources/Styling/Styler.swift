@@ -35,6 +35,9 @@ public struct StylingOptions: Sendable {
     /// Every formula label of the document (`\label{key}` beside a `\tag`), key → the tag as
     /// `\ref` prints it, known from the survey so that a reference may come before its label.
     package var mathLabels: [String: String] = [:]
+    /// The structure element ids this styling hands out are above this one, so that blocks
+    /// styled apart from the document (its title block's abstract) keep ids of their own.
+    package var structureIDsAbove = 0
     /// Creates options: ragged right, keep-all, images resolved against the current folder by default.
     public init(justify: Bool = false, hangulLineBreak: HangulLineBreak = .keepAll, baseDirectory: String = ".") {
         self.justify = justify
@@ -140,6 +143,7 @@ public struct Styler: Sendable {
         self.theme = theme
         self.options = options
         mathLabels = options.mathLabels
+        nextStructureID = options.structureIDsAbove
     }
 
     /// Styles `document`. Never throws: problems are returned as diagnostics.

@@ -48,7 +48,8 @@ struct FrontMatter {
             settings.options.titleBlock
             ? TitleBlock(
                 theme: theme, metadata: metadata, smart: smart,
-                firstOutline: survey.levelOneHeadings > 1 && !hasTitle ? nil : survey.firstOutline)
+                firstOutline: survey.levelOneHeadings > 1 && !hasTitle ? nil : survey.firstOutline,
+                styling: settings.styling)
             : nil
         let insertionIndex = titleBlock?.insertionIndex ?? 0
         self.title = title

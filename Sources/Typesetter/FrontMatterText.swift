@@ -4,30 +4,42 @@ import Styling
 import Typography
 
 /// A front matter value set as text — `title`, `subtitle`, `author`, `date`, `abstract` — read
-/// as Markdown inline text, as Pandoc reads metadata values: `title: A *styled* title` is set
-/// with its emphasis in the title block, and the PDF's metadata and a running head take its
-/// plain text ("A styled title"; a formula as its symbols, `$\alpha$` α; a note `^[…]` not at
-/// all, as Pandoc's `stringify` drops notes). A value that does not read as one paragraph
-/// (`# Title`, `1. Intro`) is text as written.
+/// as Markdown, as Pandoc reads metadata values: `title: A *styled* title` is set with its
+/// emphasis in the title block, and the PDF's metadata and a running head take its plain text
+/// ("A styled title"; a formula as its symbols, `$\alpha$` α; a note `^[…]` not at all, as
+/// Pandoc's `stringify` drops notes). A one-line value that does not read as one paragraph
+/// (`# Title`, `1. Intro`) is text as written; the abstract is read as blocks (paragraphs,
+/// lists, quotes, code, tables), as Pandoc reads it.
 enum FrontMatterText {
-    /// A value read as one Markdown paragraph.
+    /// A value read as Markdown.
     struct Reading {
-        /// The paragraph's inlines; its notes are numbered from 1 in the order they are written.
-        var inlines: [Inline]
+        /// The value's blocks; its notes are numbered from 1 in the order they are written.
+        var blocks: [Block]
         /// The notes `^[…]` the value holds, by number (a note inside a note included).
         var notes: [Int: [Block]]
         /// What the value's note syntax cannot set: a reference `[^label]`, which names a
         /// definition no front matter value holds, and an unclosed `^[`.
         var noteProblems: [String]
+
+        /// The inlines of a value that reads as one paragraph; nil for any other.
+        var inlines: [Inline]? {
+            guard blocks.count == 1, case .paragraph(let inlines) = blocks[0].kind else { return nil }
+            return inlines
+        }
     }
 
     /// The value read as one Markdown paragraph, with its notes; nil when it does not read as
     /// one. `smart`: the document's smart punctuation setting (front matter `smart`).
     static func reading(_ value: String, smart: Bool) -> Reading? {
+        let reading = blocksReading(value, smart: smart)
+        return reading.inlines == nil ? nil : reading
+    }
+
+    /// The value read as Markdown blocks, with its notes.
+    static func blocksReading(_ value: String, smart: Bool) -> Reading {
         let text = (smart ? "" : "---\nsmart: false\n---\n") + value
         let parsed = MarkdownParser.parse(text, file: "front matter")
         let document = parsed.document
-        guard document.blocks.count == 1, case .paragraph(let inlines) = document.blocks[0].kind else { return nil }
         let problems = parsed.diagnostics.filter { $0.kind == .footnote }.map { diagnostic in
             // "footnote reference '[^t]' has no definition; …": the body's definitions are the
             // body's, so the words say what a front matter value can hold instead.
@@ -38,7 +50,7 @@ enum FrontMatterText {
             return "'\(label)' cites a note by its label, which front matter cannot (the body's notes are the body's); "
                 + "set as text: write the note inline, ^[…]"
         }
-        return Reading(inlines: inlines, notes: document.footnotes, noteProblems: problems)
+        return Reading(blocks: Array(document.blocks), notes: document.footnotes, noteProblems: problems)
     }
 
     /// The value's inlines when it reads as one Markdown paragraph; nil otherwise.
@@ -52,10 +64,11 @@ enum FrontMatterText {
     }
 
     /// The number of notes `value` sets (0 when it holds neither `^[` nor `[^`, without
-    /// reading it).
-    static func noteCount(_ value: String, smart: Bool) -> Int {
+    /// reading it), read as one paragraph or, `asBlocks`, as blocks.
+    static func noteCount(_ value: String, smart: Bool, asBlocks: Bool = false) -> Int {
         guard value.contains("^[") || value.contains("[^") else { return 0 }
-        return reading(value, smart: smart)?.notes.keys.max() ?? 0
+        let reading = asBlocks ? blocksReading(value, smart: smart) : reading(value, smart: smart)
+        return reading?.notes.keys.max() ?? 0
     }
 
     /// The value as one paragraph in `role`'s face, every run in `color` but links: its
@@ -67,12 +80,38 @@ enum FrontMatterText {
         _ reading: Reading, firstNote: Int, location: SourceLocation?, role: TextRole, color: RGBAColor,
         theme: Theme
     ) -> StyledBlock? {
+        guard reading.inlines != nil else { return nil }
+        let styled = styledBlocks(reading, firstNote: firstNote, location: location, role: role, theme: theme)
+        for styled in styled.blocks {
+            guard case .paragraph(var paragraph) = styled.content else { continue }
+            for i in paragraph.runs.indices where paragraph.runs[i].style.link == nil {
+                paragraph.runs[i].style.color = color
+            }
+            var block = StyledBlock(.paragraph(paragraph))
+            if !reading.notes.isEmpty {
+                block.footnotes = styled.footnotes
+                block.footnoteLocations = styled.footnoteLocations
+            }
+            return block
+        }
+        return nil
+    }
+
+    /// The value's blocks styled as the document's are, its paragraphs in `role`: lists,
+    /// quotes, code and tables with their own styles and structure elements (ids above
+    /// `options`' ``StylingOptions/structureIDsAbove``); its notes numbered from `firstNote`,
+    /// each placed at `location`. `problems`: what styling warned of (a picture it could not
+    /// read), without the place in the value.
+    static func styledBlocks(
+        _ reading: Reading, firstNote: Int, location: SourceLocation?, role: TextRole, theme: Theme,
+        options: StylingOptions = StylingOptions()
+    ) -> (blocks: [StyledBlock], problems: [String]) {
         let offset = firstNote - 1
         let renumber: (Inline) -> Inline = { inline in
             guard case .footnoteReference(let label, let number) = inline else { return inline }
             return .footnoteReference(label: label, number: number + offset)
         }
-        let inlines = reading.inlines.map { BookRewrite.inline($0, renumber) }
+        let blocks = reading.blocks.map { BookRewrite.block($0, visit: { _ in }, inline: renumber) }
         var notes: [Int: [Block]] = [:]
         for (number, blocks) in reading.notes {
             notes[number + offset] = blocks.map { block in
@@ -83,20 +122,8 @@ enum FrontMatterText {
         }
         var attributes = Attributes()
         attributes.classes = [role.rawValue.lowercased()]
-        let document = Document(
-            blocks: [Block(.div([Block(.paragraph(inlines))]), attributes: attributes)], footnotes: notes)
-        for styled in Styler.style(document, theme: theme).blocks {
-            guard case .paragraph(var paragraph) = styled.content else { continue }
-            for i in paragraph.runs.indices where paragraph.runs[i].style.link == nil {
-                paragraph.runs[i].style.color = color
-            }
-            var block = StyledBlock(.paragraph(paragraph))
-            if !notes.isEmpty {
-                block.footnotes = styled.footnotes
-                block.footnoteLocations = styled.footnoteLocations
-            }
-            return block
-        }
-        return nil
+        let document = Document(blocks: [Block(.div(blocks), attributes: attributes)], footnotes: notes)
+        let styled = Styler.style(document, theme: theme, options: options)
+        return (styled.blocks, styled.diagnostics.map(\.message))
     }
 }

@@ -7,8 +7,9 @@ import Typography
 /// subtitle (SubTitle role), then the author and the date (Body role, secondary colour), as a
 /// book's or an article's title page orders them (Pandoc's and LaTeX's `\maketitle` do the
 /// same), then the `abstract` under an "Abstract" label in the document's language (Korean
-/// "초록": ``SectionNames``) in the Headline role, a paragraph of Body for each of its
-/// paragraphs, as Pandoc sets an abstract after the title. The table of contents follows it.
+/// "초록": ``SectionNames``) in the Headline role, its paragraphs in Body and its lists, quotes,
+/// code and tables as the document's, as Pandoc sets an abstract after the title. The table of
+/// contents follows it.
 ///
 /// When the document itself opens with a level-1 heading that is the title (no `title` in the
 /// front matter, or the same text), that heading is the title and only the lines after it are
@@ -42,13 +43,18 @@ struct TitleBlock {
 
     /// `firstOutline`: the outline entry of the document's first styled block, if it has one
     /// (all the title block reads of the document, so a survey need not hold that block).
+    /// `styling`: the document's styling options, for the abstract's blocks (its images are
+    /// read from the document's folder, inside its root).
     ///
     /// A note `^[…]` in a value is set as a footnote of the page, numbered before the body's
     /// notes in the order the title block sets the values (title, subtitle, author, date,
     /// abstract), as Pandoc's LaTeX sets a note in the title or author with `\thanks`; the
     /// body's notes are numbered after them (``FrontMatter/numberingNotesAfterTitleBlock(_:options:)``).
     /// A title with a note is set even when the document opens with a heading of its text.
-    init(theme: Theme, metadata: Metadata, smart: Bool, firstOutline: OutlineEntry?) {
+    init(
+        theme: Theme, metadata: Metadata, smart: Bool, firstOutline: OutlineEntry?,
+        styling: StylingOptions = StylingOptions()
+    ) {
         let opening = firstOutline?.level == 1 ? firstOutline?.title : nil
         var blocks: [StyledBlock] = []
         var problems: [Diagnostic] = []
@@ -88,14 +94,27 @@ struct TitleBlock {
                 value, role: subtitle ? .subTitle : .body, color: secondary, spaceAfter: subtitle ? spacing : 0,
                 key: key)
         }
-        let paragraphs = texts.filter { $0.key == "abstract" }.map(\.value)
-        if !paragraphs.isEmpty {
+        if let abstract = texts.first(where: { $0.key == "abstract" })?.value {
             if let last = blocks.indices.last { blocks[last].spaceAfter = spacing * 2 }
             line(
                 SectionNames.abstract(language: metadata.lang), role: .headline, color: theme.textColor,
                 spaceAfter: spacing * 0.5, key: "abstract")
-            for paragraph in paragraphs {
-                line(paragraph, role: .body, color: theme.textColor, spaceAfter: spacing, key: "abstract")
+            let location = metadata.fieldLocations["abstract"]
+            let reading = FrontMatterText.blocksReading(abstract, smart: smart)
+            var options = styling
+            options.structureIDsAbove = Self.structureID
+            options.sectionNumbering = nil
+            options.deferredCodeTokens = nil
+            let styled = FrontMatterText.styledBlocks(
+                reading, firstNote: notes + 1, location: location, role: .body, theme: theme, options: options)
+            notes += reading.notes.keys.max() ?? 0
+            problems += reading.noteProblems.map {
+                Diagnostic(.warning, "front matter 'abstract': \($0)", at: location, kind: .footnote)
+            }
+            problems += styled.problems.map { Diagnostic(.warning, "front matter 'abstract': \($0)", at: location) }
+            for block in styled.blocks {
+                blocks.append(Self.abstractBlock(block, spacing: spacing))
+                blocks[blocks.count - 1].location = location
             }
         }
         if let last = blocks.indices.last { blocks[last].spaceAfter = spacing * 3 }
@@ -104,9 +123,22 @@ struct TitleBlock {
         diagnostics = problems
     }
 
+    /// A block of the abstract as the title block sets it: a paragraph of the abstract's own
+    /// (not one inside a list or quote) with the spacing of the title block's lines; any
+    /// other as the document sets it.
+    private static func abstractBlock(_ block: StyledBlock, spacing: Double) -> StyledBlock {
+        guard case .paragraph(let paragraph) = block.content, block.structure.count == 1,
+            block.structure[0].role == .paragraph
+        else { return block }
+        var line = StyledBlock(.paragraph(paragraph), spaceAfter: spacing)
+        line.footnotes = block.footnotes
+        line.footnoteLocations = block.footnoteLocations
+        return line
+    }
+
     /// The values the title block sets, in order, by key: the title (unless `opening`, the
     /// text of the document's opening level-1 heading, is the title's and the title holds no
-    /// note), the subtitle, the author, the date, then each paragraph of the abstract.
+    /// note), the subtitle, the author, the date, then the abstract.
     static func texts(_ metadata: Metadata, smart: Bool, opening: String?) -> [(key: String, value: String)] {
         var texts: [(key: String, value: String)] = []
         if let title = metadata.title, !title.trimmingCharacters(in: .whitespaces).isEmpty,
@@ -118,16 +150,16 @@ struct TitleBlock {
         for (key, value) in [("subtitle", metadata.subtitle), ("author", metadata.author), ("date", metadata.date)] {
             if let value, !value.isEmpty { texts.append((key, value)) }
         }
-        let paragraphs = (metadata.fields["abstract"] ?? "").components(separatedBy: "\n\n").map {
-            $0.trimmingCharacters(in: .whitespacesAndNewlines)
-        }.filter { !$0.isEmpty }
-        return texts + paragraphs.map { ("abstract", $0) }
+        let abstract = (metadata.fields["abstract"] ?? "").trimmingCharacters(in: .whitespacesAndNewlines)
+        return texts + (abstract.isEmpty ? [] : [("abstract", abstract)])
     }
 
     /// The number of notes the title block of `metadata` sets: the body's notes are numbered
     /// after them. The title is counted whenever it holds a note (it is then always set).
     static func noteCount(_ metadata: Metadata, smart: Bool) -> Int {
-        texts(metadata, smart: smart, opening: nil).reduce(0) { $0 + FrontMatterText.noteCount($1.value, smart: smart) }
+        texts(metadata, smart: smart, opening: nil).reduce(0) {
+            $0 + FrontMatterText.noteCount($1.value, smart: smart, asBlocks: $1.key == "abstract")
+        }
     }
 
     /// `blocks` with the title block inserted.

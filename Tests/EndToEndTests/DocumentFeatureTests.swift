@@ -656,6 +656,37 @@ import Typography
         #expect(Array(lines.prefix(5)) == order, "\(lines)")
     }
 
+    /// The abstract is Markdown blocks, as Pandoc reads it: a quote, a list, an ordered list,
+    /// code and a table are set as in the document (no `>`, `-`, fence or `|` printed as text,
+    /// the lists tagged `L`), a paragraph's blank lines inside fenced code kept, and a note after
+    /// them numbered before the body's.
+    @Test func theAbstractKeepsItsBlocks() throws {
+        let abstract = [
+            "First *paragraph*.", "> A quoted line.", "- bullet one\n- bullet two", "1. first\n2. second",
+            "```\ncode line\n\ncode after a blank line\n```", "| a | b |\n|---|---|\n| 1 | 2 |",
+            "Last paragraph.^[An abstract note.]",
+        ].joined(separator: "\n\n")
+        let indented = abstract.split(separator: "\n", omittingEmptySubsequences: false).map { "  " + $0 }
+        let (pdf, report) = try Render.markdown(
+            "---\ntitle: A Paper\nabstract: |\n" + indented.joined(separator: "\n")
+                + "\n---\n\nBody text.[^b]\n\n[^b]: A body note.\n", name: "feature-abstract-blocks")
+        #expect(report.diagnostics.isEmpty, "\(report.diagnostics)")
+        let text = try PDFProbe.text(pdf)
+        for expected in [
+            "First paragraph.", "A quoted line.", "bullet one", "bullet two", "first", "second", "code line",
+            "code after a blank line", "Last paragraph.1", "1 An abstract note.", "Body text.2", "2 A body note.",
+        ] {
+            #expect(text.contains(expected), "\(expected) in \(text)")
+        }
+        for marker in ["> A quoted", "- bullet", "```", "| a |"] {
+            #expect(!text.contains(marker), "\(marker) printed in \(text)")
+        }
+        let tree = try AccessibilityTests.structure(pdf).all
+        #expect(tree.filter { $0.name == "L" }.count == 2, "\(tree.map(\.name))")
+        #expect(tree.contains { $0.name == "Table" })
+        #expect(try PDFProbe.qpdfClean(pdf))
+    }
+
     @Test func unknownRunningTextFieldsWarn() throws {
         let (pdf, report) = try Render.markdown(
             "---\nfooter: \"{page} of {total}\"\n---\n# Hi\n", name: "feature-footer-field")
