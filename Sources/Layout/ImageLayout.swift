@@ -205,8 +205,9 @@ public enum ImageProbe {
             guard expanded <= SVGWork.maxElements else {
                 return .problem(
                     "is an SVG whose elements, with what its <use>, filters, masks, clip paths, markers and "
-                        + "patterns draw again and each filter primitive counting \(SVGWork.filterPrimitiveWeight), "
-                        + "are more than \(SVGWork.maxElements), too many to draw")
+                        + "patterns draw again and each filter primitive counting "
+                        + "\(SVGWork.filterPrimitiveWeight) a pass over its pixels, are more than "
+                        + "\(SVGWork.maxElements), too many to draw")
             }
             guard let size = svgSize(header) else {
                 return .problem(

@@ -56,7 +56,7 @@ public enum SVGWork {
                     }
                     continue
                 }
-                var total = tree.nodes[node].weight
+                var total = min(limit + 1, tree.nodes[node].weight)
                 for next in needs(node) {
                     let (product, overflow) = (memo[next.node] ?? 0).multipliedReportingOverflow(by: next.times)
                     total = min(limit + 1, total + (overflow ? limit + 1 : min(limit + 1, product)))
@@ -208,7 +208,7 @@ public enum SVGWork {
             if localName.hasPrefix("fe"), localName.dropFirst(2).first?.isUppercase == true,
                 !filterPrimitiveParts.contains(localName)
             {
-                node.weight = filterPrimitiveWeight
+                node.weight = primitiveWeight(localName, tag: tag)
             }
             node.isFilter = localName == "filter"
             if localName == "style", !selfClosing {
@@ -228,6 +228,36 @@ public enum SVGWork {
             index = position + 1
         }
         return (nodes, roots, ids, sheetReferences)
+    }
+
+    /// What a filter primitive counts for: ``filterPrimitiveWeight`` for each pass it makes over
+    /// the pixels of its region. `feTurbulence` adds noise once for each of its `numOctaves`
+    /// (SVG 1.1 §15.24); `feConvolveMatrix` reads `orderX` × `orderY` pixels for each pixel
+    /// (§15.13); `feMorphology` (2 × `rx` + 1) × (2 × `ry` + 1) (§15.20). Numbers that do not
+    /// read count 1; the product stops at `Int.max`.
+    static func primitiveWeight(_ localName: Substring, tag: String) -> Int {
+        // The attribute's first two numbers, the first again when it has one, else `absent`.
+        func pair(_ name: String, absent: Int) -> [Int] {
+            let numbers = (attribute(name, in: tag) ?? "").split { $0.isWhitespace || $0 == "," }.prefix(2).map {
+                word in
+                guard let number = Double(word), number.isFinite else { return absent }
+                return Int(min(1e9, max(0, number.rounded(.up))))
+            }
+            return numbers.isEmpty ? [absent, absent] : [numbers[0], numbers.last!]
+        }
+        let passes: [Int] =
+            switch localName {
+            case "feTurbulence": [max(1, pair("numOctaves", absent: 1)[0])]
+            case "feConvolveMatrix": pair("order", absent: 3)
+            case "feMorphology": pair("radius", absent: 0).map { 2 * $0 + 1 }
+            default: []
+            }
+        var weight = filterPrimitiveWeight
+        for factor in passes {
+            let (product, overflow) = weight.multipliedReportingOverflow(by: max(1, factor))
+            weight = overflow ? .max : product
+        }
+        return weight
     }
 
     /// The `url(#id)` references in `text` (a start tag or a style sheet), each with whether

@@ -61,6 +61,32 @@ import Testing
         #expect(count("<svg>" + twoBlurs + String(repeating: "<rect/>", count: 200) + "</svg>") < 2 * weight + 300)
     }
 
+    /// A primitive whose parameters multiply its passes over the pixels weighs that many times
+    /// more: `feTurbulence` by its octaves, `feConvolveMatrix` by its kernel's cells,
+    /// `feMorphology` by the cells of its window. A few hundred bytes asking for 100,000
+    /// octaves, a 100 × 100 kernel or a radius of 1,000 pass the limit (each ran for minutes or
+    /// stopped the process inside librsvg); the values a drawing uses do not.
+    @Test func primitiveParametersMultiplyTheirWork() {
+        let weight = SVGWork.filterPrimitiveWeight
+        // The root, the rectangle, the filter it applies and the primitive.
+        func filtered(_ primitive: String) -> Int {
+            count("<svg><filter id=\"f\">" + primitive + "</filter><rect filter=\"url(#f)\"/></svg>")
+        }
+        for refused in [
+            "<feTurbulence baseFrequency=\"0.01\" numOctaves=\"100000\"/>",
+            "<feTurbulence numOctaves=\"1000\"/>", "<feTurbulence numOctaves='1e300'/>",
+            "<feConvolveMatrix order=\"100\" kernelMatrix=\"1\"/>", "<feConvolveMatrix order=\"3 2000\"/>",
+            "<feMorphology radius=\"1000\"/>", "<feMorphology radius=\"1 500\"/>",
+        ] {
+            #expect(filtered(refused) == SVGWork.maxElements + 1, "\(refused)")
+        }
+        #expect(filtered("<feTurbulence numOctaves=\"4\"/>") == 4 * weight + 3)
+        #expect(filtered("<feConvolveMatrix order=\"3\" kernelMatrix=\"0 1 0 1 -4 1 0 1 0\"/>") == 9 * weight + 3)
+        #expect(filtered("<feMorphology radius=\"2\"/>") == 25 * weight + 3)
+        #expect(filtered("<feMorphology radius=\"x\"/>") == weight + 3, "a radius that does not read: one pass")
+        #expect(filtered("<feGaussianBlur stdDeviation=\"1000\"/>") == weight + 3)
+    }
+
     /// Masks, clip paths, patterns and markers draw their content again for each element that
     /// refers to them (a marker at each vertex): 1,000 shapes masking, clipping or filling 200
     /// elements, or a marker of 100 shapes on a line of 2,000 points, pass the limit.
