@@ -122,6 +122,12 @@ public enum SmartPunctuation {
                 if !canClose, let before, Self.endsQuotation(before), openers.contains(where: { $0.quote == quote }) {
                     canClose = true
                 }
+                if quote == "'",
+                    Self.isApostrophe(after: before, before: after, opening: canOpen, next: { neighbour(position, $0) })
+                {
+                    result[position] = "\u{2019}"
+                    continue
+                }
                 if canClose, let openerIndex = openers.lastIndex(where: { $0.quote == quote }) {
                     result[openers[openerIndex].position] = quote == "'" ? "\u{2018}" : "\u{201C}"
                     result[position] = quote == "'" ? "\u{2019}" : "\u{201D}"
@@ -130,6 +136,10 @@ public enum SmartPunctuation {
                     // Right after an address and closing nothing: the end of what the address
                     // left out (`https://x.org/?q="y"` links to `…q="y`), set as written.
                     continue
+                } else if let before, ("0"..."9").contains(before), !canOpen {
+                    // After a figure and closing nothing: feet and inches, minutes and seconds
+                    // (`5' 10"`), set as primes (The Chicago Manual of Style, 17th ed., 6.117).
+                    result[position] = quote == "'" ? "\u{2032}" : "\u{2033}"
                 } else {
                     result[position] = quote == "'" ? "\u{2019}" : (canClose ? "\u{201D}" : "\u{201C}")
                     if canOpen { openers.append((position, quote)) }
@@ -138,6 +148,40 @@ public enum SmartPunctuation {
         }
         return result
     }
+
+    /// Whether a `'` between `previous` and `following` is an apostrophe whatever quotes are
+    /// open: between two Latin letters or figures (`it's`, `rock'n'roll`, `70's`: it closes no
+    /// quote, as Pandoc's smart quotes never close before a letter), or, where it could open,
+    /// before the figures of a decade (`'90s`) or a word English writes with its first letters
+    /// left out (`'tis`, `'Twas`, `'em`, `'til`, `'cause`) — an
+    /// apostrophe, not an opening quotation mark (The Chicago Manual of Style, 17th ed., 6.116).
+    /// `next(k)`: the character `k` places after the quote.
+    static func isApostrophe(
+        after previous: Unicode.Scalar?, before following: Unicode.Scalar?, opening: Bool,
+        next: (Int) -> Unicode.Scalar?
+    ) -> Bool {
+        func isLatin(_ scalar: Unicode.Scalar?) -> Bool {
+            guard let scalar, scalar.value < 0x250 else { return false }
+            return scalar.properties.isAlphabetic || ("0"..."9").contains(scalar)
+        }
+        if isLatin(previous), isLatin(following) { return true }
+        guard opening else { return false }
+        var word = ""
+        for k in 1...7 {
+            guard let scalar = next(k), isLatin(scalar) else { break }
+            word.unicodeScalars.append(scalar)
+        }
+        guard word.count < 7 else { return false }
+        if word.count >= 2, word.prefix(2).allSatisfy(\.isASCII), word.prefix(2).allSatisfy(\.isNumber),
+            word.dropFirst(2).allSatisfy({ $0 == "s" })
+        {
+            return true
+        }
+        return elisions.contains(word.lowercased())
+    }
+
+    /// The words ``isApostrophe(after:before:opening:next:)`` reads as elided.
+    static let elisions: Set<String> = ["tis", "twas", "twere", "twill", "twould", "em", "til", "cause", "bout"]
 
     /// Punctuation a quotation may end with before its closing quote: `.` `,` `!` `?` `…` and
     /// the like, closing brackets and quotes — not an opening bracket or quote.

@@ -25,6 +25,26 @@ import Testing
                 == "\u{2019}Tis \u{201C}nested \u{2018}single\u{2019} inside\u{201D} text")
     }
 
+    /// An apostrophe is never a quotation mark: between Latin letters or figures it closes no
+    /// quote (`'Twas … it's` stays two apostrophes), and before a decade or an elided word it
+    /// opens none, whatever follows; a quote after a figure that closes nothing is a prime.
+    @Test(arguments: [
+        ("\"'Twas brillig,\" it's said.", "\u{201C}\u{2019}Twas brillig,\u{201D} it\u{2019}s said."),
+        ("'tis the season to be 'jolly'", "\u{2019}tis the season to be \u{2018}jolly\u{2019}"),
+        ("In the '90s 'twas fine, wasn't it?", "In the \u{2019}90s \u{2019}twas fine, wasn\u{2019}t it?"),
+        (
+            "'Em and 'til 'cause 'bout it's 'done'",
+            "\u{2019}Em and \u{2019}til \u{2019}cause \u{2019}bout it\u{2019}s \u{2018}done\u{2019}"
+        ),
+        ("'Don't,' she said.", "\u{2018}Don\u{2019}t,\u{2019} she said."),
+        ("He is 5' 10\" tall, 3' long.", "He is 5\u{2032} 10\u{2033} tall, 3\u{2032} long."),
+        ("The \"1\" key and '2' too.", "The \u{201C}1\u{201D} key and \u{2018}2\u{2019} too."),
+        ("In 1990's style.", "In 1990\u{2019}s style."),
+    ])
+    func apostrophesAndPrimesAreNotQuotes(markdown: String, expected: String) {
+        #expect(text(markdown) == expected)
+    }
+
     /// A quote after the punctuation ending a quotation and before a letter closes the open one,
     /// as Korean writes a quote and its particle; an opening bracket before a quote still opens.
     @Test(arguments: [
