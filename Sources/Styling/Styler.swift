@@ -835,10 +835,12 @@ public struct Styler: Sendable {
         _ table: Table, context: BlockContext, location: SourceLocation?, to blocks: inout [StyledBlock]
     ) {
         // Cells are set from the paragraphs around the table (a `.caption` div's role), a
-        // point smaller.
+        // point smaller, with tabular figures (OpenType `tnum`: every figure one width, so
+        // the figures of a column stand in line, as tables are set).
         var cascade = paragraphCascade(context)
         cascade.style.size = max(7, cascade.style.size - 1)
         cascade.style.lineHeight = .multiple(1.2)
+        if !cascade.style.features.contains("tnum") { cascade.style.features.append("tnum") }
         var headerCascade = cascade
         headerCascade.style.weight = .semibold
         func cell(_ inlines: [Inline], _ column: Int, _ cascade: Cascade) -> StyledParagraph {

@@ -10,6 +10,30 @@ import Typography
     static let page = Typesetter.fittedPage(of: .default)
     static let left = page.margins.left, right = page.paper.width - page.margins.right
 
+    /// Table cells take tabular figures: in a right-aligned column, amounts of as many figures
+    /// are one width and their decimal points stand in line (proportional figures made
+    /// `1111.11` 9 pt narrower than `8888.88` in the default face); a span that turns `tnum`
+    /// off has its proportional figures back.
+    @Test func figuresInCellsStandInLine() throws {
+        let markdown = """
+            | Item | Amount |
+            |:-----|-------:|
+            | one | 1111.11 |
+            | eight | 8888.88 |
+            | mixed | 4071.96 |
+            | off | [1111.11]{features="-tnum"} |
+            """
+        let (pdf, _) = try Render.markdown(markdown, name: "table-tabular-figures")
+        let words = try PDFProbe.words(pdf)
+        let amounts = words.filter { ["1111.11", "8888.88", "4071.96"].contains($0.text) }
+        try #require(amounts.count == 4, "\(words.map(\.text))")
+        let widths = amounts.prefix(3).map { $0.xMax - $0.xMin }
+        #expect(widths.max()! - widths.min()! < 0.05, "\(widths)")
+        let rightEdges = amounts.map(\.xMax)
+        #expect(rightEdges.max()! - rightEdges.min()! < 0.05, "right-aligned: \(rightEdges)")
+        #expect(widths[0] - (amounts[3].xMax - amounts[3].xMin) > 1, "proportional again: \(amounts)")
+    }
+
     @Test func shortWordsStayWholeWhileProseWraps() throws {
         let prose =
             "Distance from the baseline to the top of the tallest glyphs of the primary face, measured in points"
