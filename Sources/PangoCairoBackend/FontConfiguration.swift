@@ -74,7 +74,11 @@ public final class FontConfiguration: @unchecked Sendable {
             do { found = try FontFolderScan.scan(folder, within: confinement) } catch {
                 throw BackendError.fontFolder(path: folder, reason: error.reason)
             }
-            files += found.files.map(FontFile.init(path:))
+            if let confinement {
+                files += found.files.compactMap { HeldFonts.shared.file(at: $0, within: confinement) }
+            } else {
+                files += found.files.map(FontFile.init(path:))
+            }
         }
         return Made.shared.configuration(for: files)
     }
@@ -139,22 +143,76 @@ public final class FontConfiguration: @unchecked Sendable {
         return result
     }
 
-    /// One font file as a configuration was made with it.
+    /// One font file as a configuration was made with it: the path fontconfig is given, its
+    /// size and modification time.
     struct FontFile: Hashable {
         var path: String
         var size: Int64
         var modified: Int
 
         init(path: String) {
-            self.path = path
             var info = stat()
-            if stat(path, &info) == 0 {
-                size = Int64(info.st_size)
-                modified = info.st_mtim.tv_sec * 1_000_000_000 + info.st_mtim.tv_nsec
-            } else {
-                size = -1
-                modified = 0
+            self.init(path: path, info: stat(path, &info) == 0 ? info : nil)
+        }
+
+        init(path: String, info: stat?) {
+            self.path = path
+            size = info.map { Int64($0.st_size) } ?? -1
+            modified = info.map { $0.st_mtim.tv_sec * 1_000_000_000 + $0.st_mtim.tv_nsec } ?? 0
+        }
+    }
+
+    /// The font files documents named under a root, each opened once, checked inside the
+    /// root as opened, and kept open for the life of the process: fontconfig and FreeType
+    /// read such a file through `/proc/self/fd/N` (the file as it was opened and checked), so
+    /// a folder of its path swapped for a symbolic link out of the root after the check (a
+    /// race a document's owner could run beside the render) changes nothing read. A file is
+    /// known by its device, inode, size and modification time, so one file is one descriptor
+    /// and one path, never a descriptor's number reused for another font (Cairo keeps faces by
+    /// path); at most ``capacity`` files are held.
+    final class HeldFonts: @unchecked Sendable {
+        static let shared = HeldFonts()
+        static let capacity = 4_096
+        private let lock = NSLock()
+        private var held: [Identity: FontFile] = [:]
+
+        struct Identity: Hashable {
+            var device: UInt64
+            var inode: UInt64
+            var size: Int64
+            var modified: Int
+        }
+
+        /// The font file at `path` as fontconfig is to read it, when it opens as a regular file
+        /// of at most ``FileReader/fontLimit`` bytes that lies, as opened, inside one of
+        /// `allowed`; nil otherwise, or when ``capacity`` files are held already.
+        func file(at path: String, within allowed: [String]) -> FontFile? {
+            let descriptor = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC | O_NOFOLLOW)
+            guard descriptor >= 0 else { return nil }
+            var info = stat()
+            let opened = "/proc/self/fd/\(descriptor)"
+            guard fstat(descriptor, &info) == 0, info.st_mode & S_IFMT == S_IFREG,
+                info.st_size <= FileReader.fontLimit, Sandbox.resolve(opened, within: allowed) != nil
+            else {
+                close(descriptor)
+                return nil
             }
+            let identity = Identity(
+                device: UInt64(info.st_dev), inode: UInt64(info.st_ino), size: Int64(info.st_size),
+                modified: info.st_mtim.tv_sec * 1_000_000_000 + info.st_mtim.tv_nsec)
+            lock.lock()
+            defer { lock.unlock() }
+            if let known = held[identity] {
+                close(descriptor)
+                return known
+            }
+            guard held.count < Self.capacity else {
+                close(descriptor)
+                return nil
+            }
+            let file = FontFile(path: opened, info: info)
+            held[identity] = file
+            return file
         }
     }
 

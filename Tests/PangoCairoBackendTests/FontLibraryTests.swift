@@ -98,6 +98,42 @@ import Typography
         #expect(fourth.setup === firstSetup, "given back once the lines are gone, and reused")
     }
 
+    /// A font a document named under a root is read as it was checked: when the folder on its
+    /// path is swapped for a symbolic link out of the root after the configuration is made
+    /// (and before the face is first read), the face drawn is still the one inside. Both
+    /// files name one family; the inside one is DejaVu Sans, the outside one DejaVu Serif.
+    @Test func aDocumentsFontIsReadAsItWasChecked() throws {
+        let dir = try Support.tempDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let root = dir.appendingPathComponent("root").path
+        let folder = root + "/fonts/d"
+        let outside = dir.appendingPathComponent("outside").path
+        let manager = FileManager.default
+        try manager.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        try manager.createDirectory(atPath: outside, withIntermediateDirectories: true)
+        let family = "Typeset Checked \(UInt32.random(in: 0..<1_000_000))"
+        let sans = "/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf"
+        let serif = "/usr/share/fonts/truetype/dejavu/DejaVuSerif.ttf"
+        try Support.renamedFont(at: sans, family: family).write(to: URL(fileURLWithPath: folder + "/Face.ttf"))
+        try Support.renamedFont(at: serif, family: family).write(to: URL(fileURLWithPath: outside + "/Face.ttf"))
+        let configuration = try FontConfiguration.including(
+            folders: [], documentFolders: [root + "/fonts"], within: [Sandbox.canonical(root)])
+        try manager.moveItem(atPath: folder, toPath: root + "/fonts/kept")
+        try manager.createSymbolicLink(atPath: folder, withDestinationPath: outside)
+        let sample = "Checked face"
+        let shaper = PangoShaper(session: FontSession(configuration))
+        let width = shaper.shape(Support.paragraph(sample, Support.style([family], size: 20)), width: nil).lines[0]
+            .width
+        let installed = PangoShaper()
+        let sansWidth = installed.shape(Support.paragraph(sample, Support.style(["DejaVu Sans"], size: 20)), width: nil)
+            .lines[0].width
+        let serifWidth = installed.shape(
+            Support.paragraph(sample, Support.style(["DejaVu Serif"], size: 20)), width: nil
+        ).lines[0].width
+        #expect(abs(sansWidth - serifWidth) > 0.5)
+        #expect(abs(width - sansWidth) < 0.01, "\(width): sans \(sansWidth), serif \(serifWidth)")
+    }
+
     @Test func unreadableFolderThrows() {
         #expect(throws: BackendError.self) { try FontConfiguration.including(folders: ["/nonexistent/fonts"]) }
     }
