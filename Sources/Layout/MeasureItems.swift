@@ -33,6 +33,7 @@ extension ParagraphComposer {
     ) -> (items: [LineBreaker.Item], breaks: Breaks) {
         let keepAll = paragraph.style.hangulLineBreak == .keepAll
         var (allowed, withheld) = allowedBreaks(prepared, keepAll: keepAll)
+        breakBeforeHyphensInCode(paragraph, prepared: prepared, allowed: &allowed)
         var hyphen = hyphenationPoints(paragraph, prepared: prepared, limits: limits, hyphenate: hyphenate)
         var forced: [Bool] = []
         var overwide = Self.overwide(prepared, breaks: allowed, hyphens: [], width: width)
@@ -191,6 +192,28 @@ extension ParagraphComposer {
                 }
             }
             start = end
+        }
+    }
+
+    /// In code (a run set as code), a line that may break after a hyphen between two letters or
+    /// figures breaks before it instead, as an address does
+    /// (``breakBeforeHyphensInAddresses(_:allowed:)``): `keep-` | `all` reads as a word broken
+    /// by hyphenation, and copies as `keepall`; `keep` | `-all` does not.
+    static func breakBeforeHyphensInCode(
+        _ paragraph: StyledParagraph, prepared: PreparedParagraph, allowed: inout [Bool]
+    ) {
+        let scalars = prepared.scalars
+        guard paragraph.runs.contains(where: \.style.isCode) else { return }
+        func isLetterOrDigit(_ scalar: Unicode.Scalar) -> Bool {
+            scalar.properties.isAlphabetic || ("0"..."9").contains(scalar)
+        }
+        for i in stride(from: 2, to: scalars.count, by: 1)
+        where allowed[i] && (scalars[i - 1] == "-" || scalars[i - 1] == "\u{2010}")
+            && paragraph.runs[prepared.runIndex[i - 1]].style.isCode && isLetterOrDigit(scalars[i - 2])
+            && isLetterOrDigit(scalars[i])
+        {
+            allowed[i] = false
+            allowed[i - 1] = true
         }
     }
 
@@ -520,8 +543,13 @@ extension ParagraphComposer {
             let word = prepared.scalars[wordStart..<wordEnd]
             let isLastWord =
                 keepsLastWord && !prepared.scalars[wordEnd..<range.upperBound].contains(where: isLatinLetter)
+            // A word with a capital after its first letter beside lower-case ones is a name
+            // made of parts (`PangoCairo`, `ToUnicode`, `iPhone`, `McDonald`): it stays whole,
+            // as a name is not hyphenated (hyphenation patterns know only dictionary words).
+            let innerCapital =
+                word.dropFirst().contains { $0.properties.isUppercase } && word.contains { $0.properties.isLowercase }
             guard style.hyphenate ?? byDefault, !style.isCode, !isLastWord, word.count >= limits.minimumWord,
-                !word.contains("\u{AD}"), inCapitals || !word.allSatisfy({ $0.properties.isUppercase })
+                !word.contains("\u{AD}"), inCapitals || !word.allSatisfy({ $0.properties.isUppercase }), !innerCapital
             else { continue }
             let lower = String(String.UnicodeScalarView(word)).lowercased()
             guard lower.unicodeScalars.count == word.count else { continue }

@@ -93,6 +93,25 @@ import Typography
         #expect(points[(start + 1)..<(start + 15)].contains(true) == hyphenates, "\(text)")
     }
 
+    /// A word with a capital after its first letter beside lower-case ones is a name made of
+    /// parts and is not hyphenated (`PangoCairo`, `ToUnicode`, `KSyntaxHighlighting`,
+    /// `iPhone`, `McDonald`), while an ordinary word, capitalized or not, still is.
+    @Test func namesWithInnerCapitalsAreNotHyphenated() {
+        let words = [
+            "PangoCairo", "ToUnicode", "KSyntaxHighlighting", "iPhone", "McDonald", "typesetting", "Typesetting",
+        ]
+        let text = words.joined(separator: " ") + " end"
+        let p = prepared([StyledRun(text, style: RunStyle(font: font))])
+        let points = ParagraphComposer.hyphenationPoints(
+            paragraph(text), prepared: p, limits: HyphenationLimits(), hyphenate: everyPoint)
+        var start = 0
+        for word in words {
+            let inside = points[(start + 1)..<(start + word.count)].contains(true)
+            #expect(inside == (word.lowercased() == "typesetting"), "\(word)")
+            start += word.count + 1
+        }
+    }
+
     /// A domain or file name breaks before a period between its parts (`gitvger` | `.kernel.org`),
     /// at a hyphen's cost, so the line before it need not stretch to hold it whole; a name with a
     /// short suffix (`Node.js`, `README.md`), an abbreviation (`e.g.`), a number and the

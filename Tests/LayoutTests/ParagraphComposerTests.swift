@@ -81,6 +81,38 @@ func prepared(_ runs: [StyledRun]) -> PreparedParagraph {
         #expect(brokeProse, "a hyphenated word of prose still breaks after its hyphen")
     }
 
+    /// Code never ends a line with a hyphen between two letters (`keep-` | `all` reads as a word
+    /// hyphenated, and copies as `keepall`): it breaks before the hyphen, while prose beside it
+    /// still breaks after its own. Members: option names, a file name, a theme name; at every
+    /// measure from 60 to 300 pt, justified and ragged.
+    @Test(arguments: [TextAlignment.justify, .left])
+    func codeBreaksBeforeAHyphenNeverAfter(alignment: TextAlignment) {
+        let code = ["line-break=keep-all", "configuration-reference.md", "atom-one-dark"]
+        var runs = [text("Set ")]
+        for (index, name) in code.enumerated() {
+            runs.append(text(name, code: true))
+            runs.append(text(index == code.count - 1 ? " for a well-known x-ray today." : " then "))
+        }
+        let p = prepared(runs)
+        let whole = runs.map(\.text).joined()
+        var brokeBefore = false
+        var brokeProse = false
+        for width in stride(from: 60.0, through: 300, by: 5) {
+            let c = ParagraphComposer.compose(
+                paragraph(runs, alignment: alignment), prepared: p, width: width, hyphenate: { _, _ in [] })
+            let lines = lineTexts(c, p)
+            #expect(lines.joined().filter { $0 != " " } == whole.filter { $0 != " " }, "nothing lost at \(width) pt")
+            for line in lines where line.hasSuffix("-") {
+                let word = line.split(separator: " ").last.map(String.init) ?? ""
+                #expect(word == "well-" || word == "x-", "code ends a line with a hyphen at \(width) pt: \(lines)")
+                brokeProse = true
+            }
+            if lines.dropFirst().contains(where: { $0.hasPrefix("-") }) { brokeBefore = true }
+        }
+        #expect(brokeBefore, "some measure breaks code before a hyphen")
+        #expect(brokeProse, "prose still breaks after its hyphen")
+    }
+
     /// A word wider than the measure — an identifier, a path, an address — breaks between its
     /// parts where there are any (before a period, slash or underscore, after a colon or a
     /// double slash, The Chicago Manual of Style 14.18), else where a lower-case letter meets a
