@@ -543,14 +543,23 @@ extension ParagraphComposer {
             let word = prepared.scalars[wordStart..<wordEnd]
             let isLastWord =
                 keepsLastWord && !prepared.scalars[wordEnd..<range.upperBound].contains(where: isLatinLetter)
-            // A word with a capital after its first letter beside lower-case ones is a name
-            // made of parts (`PangoCairo`, `ToUnicode`, `iPhone`, `McDonald`): it stays whole,
-            // as a name is not hyphenated (hyphenation patterns know only dictionary words).
-            let innerCapital =
-                word.dropFirst().contains { $0.properties.isUppercase } && word.contains { $0.properties.isLowercase }
             guard style.hyphenate ?? byDefault, !style.isCode, !isLastWord, word.count >= limits.minimumWord,
-                !word.contains("\u{AD}"), inCapitals || !word.allSatisfy({ $0.properties.isUppercase }), !innerCapital
+                !word.contains("\u{AD}"), inCapitals || !word.allSatisfy({ $0.properties.isUppercase })
             else { continue }
+            // A word with a capital after its first letter beside lower-case ones is a name
+            // made of parts (`PangoCairo`, `lineHeight`, `iPhone`): hyphenation patterns know
+            // only dictionary words, so it breaks only between parts of three letters or more
+            // (`Pango-` | `Cairo`, never `Pan-` | `goCairo`, `Mc-` | `Donald` or `i-` | `Phone`).
+            if word.dropFirst().contains(where: { $0.properties.isUppercase })
+                && word.contains(where: { $0.properties.isLowercase })
+            {
+                let letters = Array(word)
+                for k in Swift.max(3, limits.left)...Swift.max(3, letters.count - Swift.max(3, limits.right))
+                where k < letters.count && letters[k - 1].properties.isLowercase && letters[k].properties.isUppercase {
+                    hyphenAt[wordStart + k] = true
+                }
+                continue
+            }
             let lower = String(String.UnicodeScalarView(word)).lowercased()
             guard lower.unicodeScalars.count == word.count else { continue }
             for k in hyphenate(lower, style.language ?? "en")

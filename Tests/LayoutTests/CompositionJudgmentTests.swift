@@ -94,20 +94,27 @@ import Typography
     }
 
     /// A word with a capital after its first letter beside lower-case ones is a name made of
-    /// parts and is not hyphenated (`PangoCairo`, `ToUnicode`, `KSyntaxHighlighting`,
-    /// `iPhone`, `McDonald`), while an ordinary word, capitalized or not, still is.
-    @Test func namesWithInnerCapitalsAreNotHyphenated() {
-        let words = [
-            "PangoCairo", "ToUnicode", "KSyntaxHighlighting", "iPhone", "McDonald", "typesetting", "Typesetting",
+    /// parts: it breaks only between parts of three letters or more (`Pango-Cairo`,
+    /// `KSyntax-Highlighting`, `line-Height-Multiple`), never inside a part, nor after `To`,
+    /// `Mc` or `i`; an ordinary word, capitalized or not, hyphenates as before.
+    @Test func namesWithInnerCapitalsBreakOnlyBetweenTheirParts() {
+        let words: [(word: String, points: [Int]?)] = [
+            ("PangoCairo", [5]), ("ToUnicode", []), ("KSyntaxHighlighting", [7]), ("iPhone", []),
+            ("McDonald", []), ("lineHeightMultiple", [4, 10]), ("typesetting", nil), ("Typesetting", nil),
         ]
-        let text = words.joined(separator: " ") + " end"
+        let text = words.map(\.word).joined(separator: " ") + " end"
         let p = prepared([StyledRun(text, style: RunStyle(font: font))])
         let points = ParagraphComposer.hyphenationPoints(
             paragraph(text), prepared: p, limits: HyphenationLimits(), hyphenate: everyPoint)
         var start = 0
-        for word in words {
-            let inside = points[(start + 1)..<(start + word.count)].contains(true)
-            #expect(inside == (word.lowercased() == "typesetting"), "\(word)")
+        for (word, expected) in words {
+            let found = (1..<word.count).filter { points[start + $0] }
+            if let expected {
+                #expect(found == expected, "\(word)")
+            } else {
+                #expect(
+                    found == everyPoint(word.lowercased(), "en").filter { $0 >= 2 && $0 <= word.count - 3 }, "\(word)")
+            }
             start += word.count + 1
         }
     }
