@@ -76,6 +76,24 @@ import Testing
     /// Ordinary pictures are embedded as before: a PNG and a JPEG of fewer pixels than 300 ppi
     /// of their placed size keep their pixel size, and the JPEG its own bytes (DCT); a PNG
     /// tagged 600 ppi, placed at its natural size, is halved to 300 ppi.
+    /// A large file that is no picture (zeros named `.png`) is refused from its first bytes,
+    /// never read whole: its document's peak memory is that of one naming a 12-byte such file
+    /// (before, the whole 96 MiB was read before gdk-pixbuf found no format: 2.5 × the peak).
+    @Test func aLargeFileThatIsNoPictureIsNotRead() throws {
+        let folder = Render.folder + "/memory"
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        for (name, size) in [("no-picture-large.png", UInt64(96 << 20)), ("no-picture-small.png", 12)] {
+            FileManager.default.createFile(atPath: folder + "/" + name, contents: nil)
+            let handle = try FileHandle(forWritingTo: URL(fileURLWithPath: folder + "/" + name))
+            try handle.truncate(atOffset: size)
+            try handle.close()
+        }
+        let large = try Render.peak("# T\n\n![x](no-picture-large.png)\n", name: "no-picture-large")
+        let small = try Render.peak("# T\n\n![x](no-picture-small.png)\n", name: "no-picture-small")
+        #expect(large.mebibytes < small.mebibytes * 1.3, "\(large.mebibytes) MiB against \(small.mebibytes) MiB")
+        try? FileManager.default.removeItem(atPath: folder + "/no-picture-large.png")
+    }
+
     @Test func ordinaryPicturesKeepTheirPixels() throws {
         let dir = try Render.scratchFolder("ordinary-pictures")
         let gradient = ["-size", "600x400", "gradient:red-blue"]
