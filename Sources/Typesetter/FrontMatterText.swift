@@ -74,14 +74,15 @@ enum FrontMatterText {
     /// The value as one paragraph in `role`'s face, every run in `color` but links: its
     /// emphasis, strong text, code and links styled as the document's text is (``Styler``),
     /// and its notes set as the document's footnotes are, numbered from `firstNote`, each
-    /// placed at `location` (where the value is written). Nil when the value is not one
-    /// paragraph.
+    /// placed at `location` (where the value is written), styled with `options` (the
+    /// document's: its pictures read from its folder). Nil when the value is not one paragraph.
     static func block(
         _ reading: Reading, firstNote: Int, location: SourceLocation?, role: TextRole, color: RGBAColor,
-        theme: Theme
+        theme: Theme, options: StylingOptions = StylingOptions()
     ) -> StyledBlock? {
         guard reading.inlines != nil else { return nil }
-        let styled = styledBlocks(reading, firstNote: firstNote, location: location, role: role, theme: theme)
+        let styled = styledBlocks(
+            reading, firstNote: firstNote, location: location, role: role, theme: theme, options: options)
         for styled in styled.blocks {
             guard case .paragraph(var paragraph) = styled.content else { continue }
             for i in paragraph.runs.indices where paragraph.runs[i].style.link == nil {

@@ -43,8 +43,8 @@ struct TitleBlock {
 
     /// `firstOutline`: the outline entry of the document's first styled block, if it has one
     /// (all the title block reads of the document, so a survey need not hold that block).
-    /// `styling`: the document's styling options, for the abstract's blocks (its images are
-    /// read from the document's folder, inside its root).
+    /// `styling`: the document's styling options, for the values' text and the abstract's
+    /// blocks (their pictures are read from the document's folder, inside its root).
     ///
     /// A note `^[…]` in a value is set as a footnote of the page, numbered before the body's
     /// notes in the order the title block sets the values (title, subtitle, author, date,
@@ -61,11 +61,21 @@ struct TitleBlock {
         var notes = 0
         let spacing = theme.page.blockSpacing
         let secondary = theme.color(named: "secondary") ?? theme.textColor
+        // The values are styled as the document is (their pictures read from its folder), with
+        // structure ids of their own, no section numbers, and code highlighted in line; the
+        // title's lines ragged, the abstract's paragraphs set as the body's.
+        var options = styling
+        options.structureIDsAbove = Self.structureID
+        options.sectionNumbering = nil
+        options.deferredCodeTokens = nil
+        var lineOptions = options
+        lineOptions.justify = false
         func line(_ value: String, role: TextRole, color: RGBAColor, spaceAfter: Double, key: String) {
             let location = metadata.fieldLocations[key]
             if let reading = FrontMatterText.reading(value, smart: smart),
                 var block = FrontMatterText.block(
-                    reading, firstNote: notes + 1, location: location, role: role, color: color, theme: theme)
+                    reading, firstNote: notes + 1, location: location, role: role, color: color, theme: theme,
+                    options: lineOptions)
             {
                 notes += reading.notes.keys.max() ?? 0
                 block.spaceAfter = spaceAfter
@@ -101,10 +111,6 @@ struct TitleBlock {
                 spaceAfter: spacing * 0.5, key: "abstract")
             let location = metadata.fieldLocations["abstract"]
             let reading = FrontMatterText.blocksReading(abstract, smart: smart)
-            var options = styling
-            options.structureIDsAbove = Self.structureID
-            options.sectionNumbering = nil
-            options.deferredCodeTokens = nil
             let styled = FrontMatterText.styledBlocks(
                 reading, firstNote: notes + 1, location: location, role: .body, theme: theme, options: options)
             notes += reading.notes.keys.max() ?? 0

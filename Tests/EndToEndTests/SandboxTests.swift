@@ -194,18 +194,21 @@ import Typography
         #expect(!FileManager.default.fileExists(atPath: root + "/t.pdf"))
     }
 
-    /// The abstract's blocks are the document's: a picture in them is read from the document's
-    /// folder and never outside the root (a placeholder and a warning at the `abstract` line).
-    @Test func anAbstractsPicturesStayInsideTheRoot() throws {
+    /// The title block's values are styled as the document is: a picture in the title or the
+    /// abstract is read from the document's folder (not the current one) and never outside
+    /// the root (a placeholder and a warning at the `abstract` line).
+    @Test func theTitleBlocksPicturesStayInsideTheRoot() throws {
         let (root, _, picture) = try layout("abstract")
         try Support.tinyPNG.write(to: URL(fileURLWithPath: root + "/inside.png"))
-        let markdown = "---\nabstract: |\n  ![inside](inside.png)\n\n  ![outside](\(picture))\n---\n\nBody.\n"
+        let markdown =
+            "---\ntitle: A ![mark](inside.png) title\nabstract: |\n  ![inside](inside.png)\n\n  ![outside](\(picture))\n"
+            + "---\n\nBody.\n"
         var options = RenderOptions()
         options.root = URL(fileURLWithPath: root)
         let report = try Typesetter.render(
             markdown: markdown, file: root + "/doc.md", to: root + "/doc.pdf", options: options)
         let warnings = report.diagnostics.map(\.description)
-        #expect(warnings.contains { $0.contains("doc.md:2:") && $0.contains("is outside") }, "\(warnings)")
-        #expect(try imageCount(root + "/doc.pdf") == 1)
+        #expect(warnings.contains { $0.contains("doc.md:3:") && $0.contains("is outside") }, "\(warnings)")
+        #expect(try imageCount(root + "/doc.pdf") == 2, "the title's and the abstract's own")
     }
 }
