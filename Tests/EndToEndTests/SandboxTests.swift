@@ -201,8 +201,8 @@ import Typography
         let (root, _, picture) = try layout("abstract")
         try Support.tinyPNG.write(to: URL(fileURLWithPath: root + "/inside.png"))
         let markdown =
-            "---\ntitle: A ![mark](inside.png) title\nabstract: |\n  ![inside](inside.png)\n\n  ![outside](\(picture))\n"
-            + "---\n\nBody.\n"
+            "---\ntitle: A ![mark](inside.png) title\nabstract: |\n  ![inside](inside.png)\n\n"
+            + "  ![outside](\(picture))\n---\n\nBody.\n"
         var options = RenderOptions()
         options.root = URL(fileURLWithPath: root)
         let report = try Typesetter.render(
