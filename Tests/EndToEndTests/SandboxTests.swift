@@ -32,6 +32,16 @@ import Typography
         return (root, outside, picture)
     }
 
+    /// The warnings of `markdown` rendered through the library as `root`/doc.md to
+    /// `root`/doc.pdf, with `root` as ``RenderOptions/root``.
+    func confinedWarnings(_ markdown: String, root: String) throws -> [String] {
+        var options = RenderOptions()
+        options.root = URL(fileURLWithPath: root)
+        let report = try Typesetter.render(
+            markdown: markdown, file: root + "/doc.md", to: root + "/doc.pdf", options: options)
+        return report.diagnostics.map(\.description)
+    }
+
     /// An absolute path, a `../` escape, a symbolic link inside the root pointing out and an
     /// HTML `<img>`: each is a placeholder with a warning at its address, nothing embedded; with
     /// `--root /` (everything allowed) the same document embeds all four.
@@ -175,9 +185,7 @@ import Typography
         let markdown = "![inside](inside.png)\n\n![outside](\(picture))\n"
         var options = RenderOptions()
         options.root = URL(fileURLWithPath: root)
-        let report = try Typesetter.render(
-            markdown: markdown, file: root + "/doc.md", to: root + "/doc.pdf", options: options)
-        let warnings = report.diagnostics.map(\.description)
+        let warnings = try confinedWarnings(markdown, root: root)
         #expect(warnings.contains { $0.contains("doc.md:3:1") && $0.contains("is outside") }, "\(warnings)")
         #expect(try imageCount(root + "/doc.pdf") == 1)
         let open = try Typesetter.render(
@@ -203,11 +211,7 @@ import Typography
         let markdown =
             "---\ntitle: A ![mark](inside.png) title\nabstract: |\n  ![inside](inside.png)\n\n"
             + "  ![outside](\(picture))\n---\n\nBody.\n"
-        var options = RenderOptions()
-        options.root = URL(fileURLWithPath: root)
-        let report = try Typesetter.render(
-            markdown: markdown, file: root + "/doc.md", to: root + "/doc.pdf", options: options)
-        let warnings = report.diagnostics.map(\.description)
+        let warnings = try confinedWarnings(markdown, root: root)
         #expect(warnings.contains { $0.contains("doc.md:3:") && $0.contains("is outside") }, "\(warnings)")
         #expect(try imageCount(root + "/doc.pdf") == 2, "the title's and the abstract's own")
     }
