@@ -138,7 +138,7 @@ public enum SmartPunctuation {
                     continue
                 } else if let before, ("0"..."9").contains(before), !canOpen {
                     // After a figure and closing nothing: feet and inches, minutes and seconds
-                    // (`5' 10"`), set as primes (The Chicago Manual of Style, 17th ed., 6.117).
+                    // (`5' 10"`), set as primes (′ ″), as The Chicago Manual of Style sets them.
                     result[position] = quote == "'" ? "\u{2032}" : "\u{2033}"
                 } else {
                     result[position] = quote == "'" ? "\u{2019}" : (canClose ? "\u{201D}" : "\u{201C}")
@@ -153,9 +153,9 @@ public enum SmartPunctuation {
     /// open: between two Latin letters or figures (`it's`, `rock'n'roll`, `70's`: it closes no
     /// quote, as Pandoc's smart quotes never close before a letter), or, where it could open,
     /// before the figures of a decade (`'90s`) or a word English writes with its first letters
-    /// left out (`'tis`, `'Twas`, `'em`, `'til`, `'cause`) — an
-    /// apostrophe, not an opening quotation mark (The Chicago Manual of Style, 17th ed., 6.116).
-    /// `next(k)`: the character `k` places after the quote.
+    /// left out (`'tis`, `'Twas`, `'em`, `'til`, `'cause`): an apostrophe, not an opening
+    /// quotation mark, as The Chicago Manual of Style sets these elisions. `next(k)`: the
+    /// character `k` places after the quote.
     static func isApostrophe(
         after previous: Unicode.Scalar?, before following: Unicode.Scalar?, opening: Bool,
         next: (Int) -> Unicode.Scalar?
