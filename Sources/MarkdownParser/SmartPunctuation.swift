@@ -136,9 +136,10 @@ public enum SmartPunctuation {
                     // Right after an address and closing nothing: the end of what the address
                     // left out (`https://x.org/?q="y"` links to `…q="y`), set as written.
                     continue
-                } else if let before, ("0"..."9").contains(before), !canOpen {
-                    // After a figure and closing nothing: feet and inches, minutes and seconds
-                    // (`5' 10"`), set as primes (′ ″), as The Chicago Manual of Style sets them.
+                } else if !canOpen, Self.followsAMeasure(position, segments: segments) {
+                    // After a number standing alone and closing nothing: feet and inches,
+                    // minutes and seconds (`5' 10"`), set as primes (′ ″), as The Chicago Manual
+                    // of Style sets them.
                     result[position] = quote == "'" ? "\u{2032}" : "\u{2033}"
                 } else {
                     result[position] = quote == "'" ? "\u{2019}" : (canClose ? "\u{201D}" : "\u{201C}")
@@ -178,6 +179,22 @@ public enum SmartPunctuation {
             return true
         }
         return elisions.contains(word.lowercased())
+    }
+
+    /// Whether the quote at `position` follows a number standing alone in its text: figures
+    /// (with `.` or `,` between them) after a space, an opening bracket or the text's start, as
+    /// `5'` or `1.5"`, not `-j1"` or `v2'`.
+    static func followsAMeasure(_ position: Position, segments: [[Unicode.Scalar]]) -> Bool {
+        let scalars = segments[position.segment]
+        func isFigure(_ scalar: Unicode.Scalar) -> Bool { ("0"..."9").contains(scalar) }
+        guard position.index > 0, isFigure(scalars[position.index - 1]) else { return false }
+        var index = position.index - 1
+        while index > 0, isFigure(scalars[index - 1]) || scalars[index - 1] == "." || scalars[index - 1] == "," {
+            index -= 1
+        }
+        guard index > 0 else { return true }
+        let before = scalars[index - 1]
+        return before.properties.isWhitespace || before == "(" || before == "["
     }
 
     /// The words ``isApostrophe(after:before:opening:next:)`` reads as elided.

@@ -40,6 +40,10 @@ import Testing
         ("He is 5' 10\" tall, 3' long.", "He is 5\u{2032} 10\u{2033} tall, 3\u{2032} long."),
         ("The \"1\" key and '2' too.", "The \u{201C}1\u{201D} key and \u{2018}2\u{2019} too."),
         ("In 1990's style.", "In 1990\u{2019}s style."),
+        (
+            "Add MAKEFLAGS=\"-j1\" and v2' then (3') and 1.5\" x",
+            "Add MAKEFLAGS=\u{201D}-j1\u{201D} and v2\u{2019} then (3\u{2032}) and 1.5\u{2033} x"
+        ),
     ])
     func apostrophesAndPrimesAreNotQuotes(markdown: String, expected: String) {
         #expect(text(markdown) == expected)

@@ -12,12 +12,13 @@ text, are dropped from the expected words."""
 import os, re, subprocess, sys, tempfile, unicodedata
 
 def normalize(text):
+    # Smart punctuation (CommonMark's, on by default) curls quotes and sets primes: compare them
+    # as straight ones (before NFKC, which makes a double prime two single ones).
+    text = re.sub(r"[\u2018\u2019\u201a\u201b\u2032]", "'", text)
+    text = re.sub(r"[\u201c\u201d\u201e\u201f\u2033]", '"', text)
     text = unicodedata.normalize("NFKC", text)
     # Invisible format characters, and the embedding marks pdftotext puts around right-to-left text.
-    text = re.sub(r"[\u00ad\u200b-\u200d\u2060\ufeff\u202a-\u202e\u2066-\u2069]", "", text)
-    # Smart punctuation (CommonMark's, on by default) curls quotes: compare them as straight ones.
-    text = re.sub(r"[\u2018\u2019\u201a\u201b\u2032]", "'", text)
-    return re.sub(r"[\u201c\u201d\u201e\u201f\u2033]", '"', text)
+    return re.sub(r"[\u00ad\u200b-\u200d\u2060\ufeff\u202a-\u202e\u2066-\u2069]", "", text)
 
 def words(text):
     text = re.sub(r"<[^>\n]*>", " ", text)  # raw HTML cmark passes through
@@ -25,6 +26,8 @@ def words(text):
     # ([!NOTE]) as text: on paper they are a superscript number and the alert's label.
     text = re.sub(r"\[\^[^\]\s]+\]:?", " ", text)
     text = re.sub(r"\[!(NOTE|TIP|IMPORTANT|WARNING|CAUTION)\]", " ", text, flags=re.I)
+    # LaTeX's font commands in running text (`\emph{and}`) are set as the style they name.
+    text = re.sub(r"\\(emph|textit|textsl|textbf|texttt|underline|uline|textsc)\{([^{}]*)\}", r"\2", text)
     return [w for w in re.split(r"\s+", normalize(text)) if w]
 
 def squeeze(word):
