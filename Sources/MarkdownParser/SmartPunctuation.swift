@@ -89,29 +89,34 @@ public enum SmartPunctuation {
     static func quoteReplacements(
         segments: [[Unicode.Scalar]], atoms: [Bool], addresses: [Bool] = []
     ) -> [Position: Unicode.Scalar] {
-        // The characters around a position, across segment boundaries; an inline that is not
-        // text (code, an image) counts as a letter, a line break as a space.
-        func neighbour(_ position: Position, _ step: Int) -> Unicode.Scalar? {
+        // The characters on one side of a position, nearest first, across segment boundaries,
+        // stepping one character at a time; an inline that is not text (code, an image) counts as
+        // a letter, a line break as a space.
+        func neighbours(_ position: Position, _ direction: Int, count: Int) -> [Unicode.Scalar] {
+            var found: [Unicode.Scalar] = []
             var segment = position.segment
-            var index = position.index + step
-            while true {
+            var index = position.index + direction
+            while found.count < count {
                 if index >= 0, index < segments[segment].count {
-                    return KeptPunctuation.original(of: segments[segment][index]) ?? segments[segment][index]
+                    found.append(KeptPunctuation.original(of: segments[segment][index]) ?? segments[segment][index])
+                    index += direction
+                    continue
                 }
-                let boundary = step < 0 ? segment : segment + 1
-                if boundary < atoms.count, atoms[boundary] { return "a" }
-                segment += step
-                guard segment >= 0, segment < segments.count else { return nil }
-                index = step < 0 ? segments[segment].count - 1 : 0
+                let boundary = direction < 0 ? segment : segment + 1
+                if boundary < atoms.count, atoms[boundary] { found.append("a") }
+                segment += direction
+                guard segment >= 0, segment < segments.count else { break }
+                index = direction < 0 ? segments[segment].count - 1 : 0
             }
+            return Array(found.prefix(count))
         }
         var result: [Position: Unicode.Scalar] = [:]
         var openers: [(position: Position, quote: Unicode.Scalar)] = []
         for (segmentIndex, scalars) in segments.enumerated() {
             for (scalarIndex, quote) in scalars.enumerated() where quote == "'" || quote == "\"" {
                 let position = Position(segment: segmentIndex, index: scalarIndex)
-                let before = neighbour(position, -1)
-                let after = neighbour(position, 1)
+                let before = neighbours(position, -1, count: 1).first
+                let after = neighbours(position, 1, count: 1).first
                 let (left, right) = flanking(before: before, after: after)
                 var canOpen = left && !right
                 var canClose = right
@@ -123,7 +128,7 @@ public enum SmartPunctuation {
                     canClose = true
                 }
                 if quote == "'",
-                    Self.isApostrophe(after: before, before: after, opening: canOpen, next: { neighbour(position, $0) })
+                    Self.isApostrophe(after: before, opening: canOpen, following: neighbours(position, 1, count: 7))
                 {
                     result[position] = "\u{2019}"
                     continue
@@ -150,26 +155,25 @@ public enum SmartPunctuation {
         return result
     }
 
-    /// Whether a `'` between `previous` and `following` is an apostrophe whatever quotes are
-    /// open: between two Latin letters or figures (`it's`, `rock'n'roll`, `70's`: it closes no
-    /// quote, as Pandoc's smart quotes never close before a letter), or, where it could open,
-    /// before the figures of a decade (`'90s`) or a word English writes with its first letters
-    /// left out (`'tis`, `'Twas`, `'em`, `'til`, `'cause`): an apostrophe, not an opening
-    /// quotation mark, as The Chicago Manual of Style sets these elisions. `next(k)`: the
-    /// character `k` places after the quote.
+    /// Whether a `'` after `previous` and before `following` (the characters after it, nearest
+    /// first) is an apostrophe whatever quotes are open: between two Latin letters or figures
+    /// (`it's`, `rock'n'roll`, `70's`: it closes no quote, as Pandoc's smart quotes never close
+    /// before a letter), or, where it could open, before the figures of a decade (`'90s`) or a
+    /// word English writes with its first letters left out (`'tis`, `'Twas`, `'em`, `'til`,
+    /// `'cause`): an apostrophe, not an opening quotation mark, as The Chicago Manual of Style
+    /// sets these elisions.
     static func isApostrophe(
-        after previous: Unicode.Scalar?, before following: Unicode.Scalar?, opening: Bool,
-        next: (Int) -> Unicode.Scalar?
+        after previous: Unicode.Scalar?, opening: Bool, following: [Unicode.Scalar]
     ) -> Bool {
         func isLatin(_ scalar: Unicode.Scalar?) -> Bool {
             guard let scalar, scalar.value < 0x250 else { return false }
             return scalar.properties.isAlphabetic || ("0"..."9").contains(scalar)
         }
-        if isLatin(previous), isLatin(following) { return true }
+        if isLatin(previous), isLatin(following.first) { return true }
         guard opening else { return false }
         var word = ""
-        for k in 1...7 {
-            guard let scalar = next(k), isLatin(scalar) else { break }
+        for scalar in following {
+            guard isLatin(scalar) else { break }
             word.unicodeScalars.append(scalar)
         }
         guard word.count < 7 else { return false }
@@ -197,7 +201,7 @@ public enum SmartPunctuation {
         return before.properties.isWhitespace || before == "(" || before == "["
     }
 
-    /// The words ``isApostrophe(after:before:opening:next:)`` reads as elided.
+    /// The words ``isApostrophe(after:opening:following:)`` reads as elided.
     static let elisions: Set<String> = ["tis", "twas", "twere", "twill", "twould", "em", "til", "cause", "bout"]
 
     /// Punctuation a quotation may end with before its closing quote: `.` `,` `!` `?` `…` and

@@ -40,6 +40,15 @@ import Testing
         ("He is 5' 10\" tall, 3' long.", "He is 5\u{2032} 10\u{2033} tall, 3\u{2032} long."),
         ("The \"1\" key and '2' too.", "The \u{201C}1\u{201D} key and \u{2018}2\u{2019} too."),
         ("In 1990's style.", "In 1990\u{2019}s style."),
+        // The word after the quote is read across markup, a character at a time: an elision
+        // opens no quote that a later one could close.
+        ("'*tis* the seasons' end, 'nothing'", "\u{2019}tis the seasons\u{2019} end, \u{2018}nothing\u{2019}"),
+        ("'**em** and the boys' toys", "\u{2019}em and the boys\u{2019} toys"),
+        (
+            "'t*wa*s the kids' toys, '*90s* kids' games",
+            "\u{2019}twas the kids\u{2019} toys, \u{2019}90s kids\u{2019} games"
+        ),
+        ("'*emblem*' and 'ours'", "\u{2018}emblem\u{2019} and \u{2018}ours\u{2019}"),
         (
             "Add MAKEFLAGS=\"-j1\" and v2' then (3') and 1.5\" x",
             "Add MAKEFLAGS=\u{201D}-j1\u{201D} and v2\u{2019} then (3\u{2032}) and 1.5\u{2033} x"
