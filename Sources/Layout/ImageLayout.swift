@@ -150,8 +150,7 @@ public enum ImageProbe {
     /// (1 px = 0.75 pt; from `width`/`height`, else the `viewBox`); nil when the file is none of
     /// these or unreadable (``problem(ofFile:)`` says why).
     public static func pixelSize(ofFile path: String) -> (width: Int, height: Int)? {
-        if case .size(let width, let height) = examine(path) { return (width, height) }
-        return nil
+        examine(path).size
     }
 
     /// Why ``pixelSize(ofFile:)`` gives no size, in words that say what to fix (to follow "image
@@ -160,18 +159,33 @@ public enum ImageProbe {
     /// marker or `</svg>` at its end), a picture too large to draw, or a format it does not
     /// read; nil when it gives one.
     public static func problem(ofFile path: String) -> String? {
-        if case .problem(let text) = examine(path) { return text }
-        return nil
+        examine(path).problem
     }
 
-    private enum Examination {
-        case size(Int, Int)
-        case problem(String)
+    /// What a picture's file says of itself, read from its header and end without decoding it.
+    public struct Examination: Sendable {
+        /// Width and height, pixels (CSS pixels for an SVG), as ``ImageProbe/pixelSize(ofFile:)``
+        /// gives them.
+        public var size: (width: Int, height: Int)?
+        /// Why there is no size, as ``ImageProbe/problem(ofFile:)`` says it.
+        public var problem: String?
+        /// Whether the file opens with the signature of a raster format pictures are read in:
+        /// PNG, JPEG, GIF, WebP, BMP or TIFF (a file of any other kind, a 200 MB file named
+        /// `.png`, is refused without reading the rest of it).
+        public var opensAsRaster = false
+
+        static func size(_ width: Int, _ height: Int) -> Examination {
+            Examination(size: (width, height))
+        }
+
+        static func problem(_ text: String) -> Examination {
+            Examination(problem: text)
+        }
     }
 
     /// The file's header (its first mebibyte) and end (its last 64 bytes), read once: the size,
-    /// or what is wrong.
-    private static func examine(_ path: String) -> Examination {
+    /// or what is wrong, and whether it opens as a raster picture.
+    public static func examine(_ path: String) -> Examination {
         let file: FileReader.OpenFile
         do { file = try FileReader.open(path, limit: FileReader.imageLimit, what: "an image") } catch {
             return .problem(phrase(error))
@@ -187,13 +201,21 @@ public enum ImageProbe {
             (try? handle.seek(toOffset: UInt64(max(0, file.size - 64)))).flatMap { _ in
                 (try? handle.read(upToCount: 64)).map { [UInt8]($0) }
             } ?? []
+        var examination = measure(path, header: header, end: end, fileSize: file.size)
+        examination.opensAsRaster = opensAsRaster(header)
+        return examination
+    }
+
+    /// The size `header` and `end` give the picture of `fileSize` bytes at `path`, or what is
+    /// wrong.
+    private static func measure(_ path: String, header: [UInt8], end: [UInt8], fileSize: Int) -> Examination {
         let other = Examination.problem(
             "is not in a format it reads (PNG, JPEG, GIF, WebP, BMP, TIFF or SVG) or is damaged")
         if containsSVGTag(header.prefix(4096)) {
-            guard file.size <= FileReader.svgLimit else {
+            guard fileSize <= FileReader.svgLimit else {
                 let limit = FileReader.megabytes(FileReader.svgLimit)
                 return .problem(
-                    "is an SVG of \(FileReader.megabytes(file.size)), more than the \(limit) an SVG image may have")
+                    "is an SVG of \(FileReader.megabytes(fileSize)), more than the \(limit) an SVG image may have")
             }
             guard String(decoding: end, as: UTF8.self).contains("</svg>") else {
                 return .problem("is an SVG cut short (no </svg> at its end)")
@@ -253,6 +275,16 @@ public enum ImageProbe {
             }
         }
         return other
+    }
+
+    /// Whether `header` opens with the signature of PNG, JPEG, GIF, WebP, BMP or TIFF.
+    static func opensAsRaster(_ header: [UInt8]) -> Bool {
+        func at(_ offset: Int, _ text: String) -> Bool {
+            header.count >= offset + text.utf8.count && header[offset...].starts(with: Array(text.utf8))
+        }
+        return header.starts(with: [0x89, 0x50, 0x4E, 0x47]) || header.starts(with: [0xFF, 0xD8, 0xFF])
+            || at(0, "GIF87a") || at(0, "GIF89a") || (at(0, "RIFF") && at(8, "WEBP")) || at(0, "BM")
+            || header.starts(with: [0x49, 0x49, 0x2A, 0x00]) || header.starts(with: [0x4D, 0x4D, 0x00, 0x2A])
     }
 
     /// Whether `path` holds an SVG document (an `<svg` root within its first kilobytes); false

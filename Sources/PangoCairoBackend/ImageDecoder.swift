@@ -113,30 +113,13 @@ public enum ImageDecoder {
     /// the header: 3 or 4 bytes a pixel, 400 MB for the largest PNG allowed.
     static let pixbufHeaderPixels = 1 << 24
 
-    /// Whether the file at `path` opens with the signature of a format pictures are read in:
-    /// PNG, JPEG, GIF, WebP, BMP or TIFF. Read from its first 12 bytes, so a file of any other
-    /// kind (a 200 MB file named `.png`) is refused without reading the rest of it.
-    static func startsAsPicture(_ path: String) -> Bool {
-        guard let file = try? FileReader.open(path, limit: FileReader.imageLimit, what: "an image") else {
-            return false
-        }
-        let handle = FileHandle(fileDescriptor: file.descriptor, closeOnDealloc: true)
-        guard let data = try? handle.read(upToCount: 12) else { return false }
-        let head = [UInt8](data)
-        func at(_ offset: Int, _ text: String) -> Bool {
-            head.count >= offset + text.utf8.count && head[offset...].starts(with: Array(text.utf8))
-        }
-        return head.starts(with: [0x89, 0x50, 0x4E, 0x47]) || head.starts(with: [0xFF, 0xD8, 0xFF])
-            || at(0, "GIF87a") || at(0, "GIF89a") || (at(0, "RIFF") && at(8, "WEBP")) || at(0, "BM")
-            || head.starts(with: [0x49, 0x49, 0x2A, 0x00]) || head.starts(with: [0x4D, 0x4D, 0x00, 0x2A])
-    }
-
     private static func readInfo(_ path: String) -> Info? {
         // A PNG or JPEG cut short (no IEND, no EOI) or absurdly large counts as unreadable; its
         // header gives its size before anything is decoded.
-        let probed = ImageProbe.pixelSize(ofFile: path)
+        let examination = ImageProbe.examine(path)
+        let probed = examination.size
         if let probed, probed.width * probed.height > maxPixels { return nil }
-        guard startsAsPicture(path),
+        guard examination.opensAsRaster,
             let bytes = try? FileReader.read(path, limit: FileReader.imageLimit, what: "an image")
         else { return nil }
         let isPNGOrJPEG = bytes.starts(with: [0x89, 0x50, 0x4E, 0x47]) || bytes.starts(with: [0xFF, 0xD8])
