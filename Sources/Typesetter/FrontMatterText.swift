@@ -78,7 +78,7 @@ enum FrontMatterText {
     /// document's: its pictures read from its folder). Nil when the value is not one paragraph.
     static func block(
         _ reading: Reading, firstNote: Int, location: SourceLocation?, role: TextRole, color: RGBAColor,
-        theme: Theme, options: StylingOptions = StylingOptions()
+        theme: Theme, options: StylingOptions
     ) -> StyledBlock? {
         guard reading.inlines != nil else { return nil }
         let styled = styledBlocks(
@@ -105,7 +105,7 @@ enum FrontMatterText {
     /// read), without the place in the value.
     static func styledBlocks(
         _ reading: Reading, firstNote: Int, location: SourceLocation?, role: TextRole, theme: Theme,
-        options: StylingOptions = StylingOptions()
+        options: StylingOptions
     ) -> (blocks: [StyledBlock], problems: [String]) {
         let offset = firstNote - 1
         let renumber: (Inline) -> Inline = { inline in

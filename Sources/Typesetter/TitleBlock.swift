@@ -36,9 +36,10 @@ struct TitleBlock {
     static let structureID = 800_000_000
 
     /// `smart`: the document's smart punctuation setting, for the values read as Markdown
-    /// (``FrontMatterText``).
-    init(theme: Theme, metadata: Metadata, smart: Bool, blocks document: [StyledBlock]) {
-        self.init(theme: theme, metadata: metadata, smart: smart, firstOutline: document.first?.outline)
+    /// (``FrontMatterText``); `styling`: the document's styling options.
+    init(theme: Theme, metadata: Metadata, smart: Bool, blocks document: [StyledBlock], styling: StylingOptions) {
+        self.init(
+            theme: theme, metadata: metadata, smart: smart, firstOutline: document.first?.outline, styling: styling)
     }
 
     /// `firstOutline`: the outline entry of the document's first styled block, if it has one
@@ -53,7 +54,7 @@ struct TitleBlock {
     /// A title with a note is set even when the document opens with a heading of its text.
     init(
         theme: Theme, metadata: Metadata, smart: Bool, firstOutline: OutlineEntry?,
-        styling: StylingOptions = StylingOptions()
+        styling: StylingOptions
     ) {
         let opening = firstOutline?.level == 1 ? firstOutline?.title : nil
         var blocks: [StyledBlock] = []

@@ -97,7 +97,8 @@ import Typography
             // Each block made to fit the page, as the streamed passes do.
             var fitted = styled.blocks
             for i in fitted.indices { _ = SizeCheck.fit(&fitted[i], page: theme.page) }
-            let titleBlock = TitleBlock(theme: theme, metadata: document.metadata, smart: true, blocks: fitted)
+            let titleBlock = TitleBlock(
+                theme: theme, metadata: document.metadata, smart: true, blocks: fitted, styling: styling)
             let body = titleBlock.inserted(into: fitted)
             let contents = TableOfContents(
                 theme: theme, blocks: body, language: nil,
@@ -110,7 +111,8 @@ import Typography
             let survey = DocumentSurvey(document, theme: theme, options: styling, threaded: threaded)
             #expect(survey.firstOutline == fitted.first?.outline, "\(name)")
             let streamedTitle = TitleBlock(
-                theme: theme, metadata: document.metadata, smart: true, firstOutline: survey.firstOutline)
+                theme: theme, metadata: document.metadata, smart: true, firstOutline: survey.firstOutline,
+                styling: styling)
             let streamedContents = TableOfContents(
                 theme: theme, entries: survey.contentsEntries(excluding: streamedTitle.titleHeadingIndex),
                 language: nil, insertionIndex: 0)
