@@ -571,7 +571,7 @@ enum MathSyntax {
             // A formula over several lines of a block quote: its later lines' `>` markers are
             // the quote's, not TeX.
             var source = formula.source
-            if source.contains("\n") {
+            if source.utf8.contains(0x0A) {
                 let depth = quoteDepth(bytes, lineStart: index - (position.column - 1), before: index)
                 if depth > 0 { source = droppingQuoteMarkers(source, depth: depth) }
             }
@@ -836,7 +836,7 @@ enum MathSyntax {
     /// before it) taken from the start of each of its lines (a display's source is trimmed, so
     /// its first line may be the one after `$$`), then trimmed again.
     static func droppingQuoteMarkers(_ source: String, depth: Int) -> String {
-        let lines = source.split(separator: "\n", omittingEmptySubsequences: false).map { line -> Substring in
+        let lines = source.lines().map { line -> Substring in
             var rest = line
             for _ in 0..<depth {
                 let trimmed = rest.drop { $0 == " " || $0 == "\t" }

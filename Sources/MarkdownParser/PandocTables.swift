@@ -96,7 +96,11 @@ enum PandocTables {
     /// `text` holds none.
     static func rewriting(_ text: String) -> String? {
         guard mayHoldTables(text) else { return nil }
-        var lines = text.split(separator: "\n", omittingEmptySubsequences: false)
+        // Each line is read without its ending; a CR LF ending is given back as written.
+        var lines = text.lines()
+        let carriageReturns = lines.indices.filter {
+            lines[$0].endIndex < text.endIndex && text[lines[$0].endIndex] == "\r\n"
+        }
         var rewritten = false
         // The lines outside code that may be a table's caption.
         var captionCandidates: [Int] = []
@@ -159,7 +163,9 @@ enum PandocTables {
             lines[line] = Substring("[" + caption.drop { $0 == " " } + "]{.caption}")
             rewritten = true
         }
-        return rewritten ? lines.joined(separator: "\n") : nil
+        guard rewritten else { return nil }
+        for index in carriageReturns { lines[index] += "\r" }
+        return lines.joined(separator: "\n")
     }
 
     /// Whether `lines[index]`, opening with `Table:` or `:` after a blank line, is a table's

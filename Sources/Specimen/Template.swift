@@ -1,3 +1,4 @@
+import DocumentModel
 import Foundation
 
 /// A value a specimen template can refer to.
@@ -196,12 +197,10 @@ public enum Template {
             out += piece
             positions += (0..<piece.count).map { Position(line: line, column: firstColumn + $0) }
         }
-        var lines = text.split(separator: "\n", omittingEmptySubsequences: false)
+        var lines = text.lines()
         if lines.last == "" { lines.removeLast() }
-        let endsWithNewline = text.hasSuffix("\n")
         for (index, line) in lines.enumerated() {
             let trimmed = line.trimmingCharacters(in: .whitespaces)
-            let isLast = index == lines.count - 1
             if trimmed.hasPrefix("{{"), trimmed.hasSuffix("}}"), let kind = trimmed.dropFirst(2).first,
                 "#^/!".contains(kind),
                 trimmed.dropFirst(2).dropLast(2).firstRange(of: "}}") == nil
@@ -210,7 +209,10 @@ public enum Template {
                 append(Substring(trimmed), line: index + 1, firstColumn: indent + 1)
             } else {
                 append(line, line: index + 1, firstColumn: 1)
-                if !isLast || endsWithNewline { append("\n", line: index + 1, firstColumn: line.count + 1) }
+                if line.endIndex < text.endIndex {
+                    // The line's own ending, LF or CR LF.
+                    append(text[line.endIndex...].prefix(1), line: index + 1, firstColumn: line.count + 1)
+                }
             }
         }
         return (out, positions)

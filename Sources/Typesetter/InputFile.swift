@@ -107,7 +107,7 @@ public enum InputFile {
         guard bad > 0, let firstBad else { return Text(text: text, diagnostics: []) }
         // The line and column of the first bad unit, in the decoded text's UTF-8 bytes.
         let before = String(String.UnicodeScalarView(scalars.prefix(firstBad)))
-        let lines = before.split(separator: "\n", omittingEmptySubsequences: false)
+        let lines = before.lines()
         let location = SourceLocation(file: path, line: lines.count, column: (lines.last?.utf8.count ?? 0) + 1)
         let encoding = width == 4 ? "UTF-32" : "UTF-16"
         let many = bad == 1 ? "1 bad code unit" : "\(bad) bad code units"

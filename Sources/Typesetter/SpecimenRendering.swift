@@ -149,7 +149,7 @@ extension Typesetter {
                 sample: settings.sample)
         }
         let parsed = MarkdownParser.parse(expansion.text, file: templatePath)
-        let templateLines = template.split(separator: "\n", omittingEmptySubsequences: false)
+        let templateLines = template.lines()
         // A template position's column counts characters; a diagnostic's counts UTF-8 bytes.
         @Sendable func location(_ at: Template.Position) -> SourceLocation {
             let text = at.line <= templateLines.count ? templateLines[at.line - 1] : ""

@@ -1,4 +1,5 @@
 internal import CodeHighlighting
+import DocumentModel
 import Foundation
 internal import PangoCairoBackend
 import Typography
@@ -158,9 +159,9 @@ public enum ThemeJudgement {
             }
             let before = text[..<range.lowerBound]
             var placed = problem
-            placed.line = before.filter { $0 == "\n" }.count + 1
-            let lineStart = before.lastIndex(of: "\n").map { before.index(after: $0) } ?? before.startIndex
-            placed.column = before[lineStart...].unicodeScalars.count + 1
+            let lines = before.lines()
+            placed.line = lines.count
+            placed.column = (lines.last?.unicodeScalars.count ?? 0) + 1
             return placed
         }
     }

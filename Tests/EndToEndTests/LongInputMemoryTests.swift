@@ -79,6 +79,10 @@ import Typesetter
         #expect(decoded.text == "a\n😀b\u{FFFD}c\u{FFFD}", "\(decoded.text)")
         #expect(decoded.diagnostics.map { $0.location } == [SourceLocation(file: "a.md", line: 2, column: 6)])
         #expect(decoded.diagnostics.first?.message.contains("2 bad code units") == true)
+        // Lines that end with CR LF are counted as lines.
+        let windows = Data([0xFF, 0xFE]) + "a\r\nbc\r\n".data(using: .utf16LittleEndian)! + Data([0x00, 0xD8])
+        let decodedWindows = InputFile.decodeUTF8(windows, path: "a.md")
+        #expect(decodedWindows.diagnostics.map { $0.location } == [SourceLocation(file: "a.md", line: 3, column: 1)])
     }
 
     /// Each bad sequence is one U+FFFD, as Unicode's "substitution of maximal subparts" and the

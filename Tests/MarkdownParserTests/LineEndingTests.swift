@@ -4,8 +4,8 @@ import Testing
 @testable import MarkdownParser
 
 /// A carriage return alone ends a line, as a line feed and `\r\n` do (CommonMark spec 0.30,
-/// §2.1): a file written with classic Mac line endings parses to the same document, with the
-/// same diagnostics at the same lines and columns, as the file written with line feeds.
+/// §2.1): a file written with classic Mac or Windows line endings parses to the same document,
+/// with the same diagnostics at the same lines and columns, as the file written with line feeds.
 @Suite struct LineEndingTests {
     /// One document per syntax the layers around cmark-gfm read line by line.
     static let documents: [String] = [
@@ -19,6 +19,10 @@ import Testing
         "<div class=\"x\">\n<p>raw <b>html</b></p>\n</div>\n\n<span>inline</span> <unclosed\n\nEnd.\n",
         "Setext\n======\n\n- item one\n- item two\n\n  continued {.x}\n\n\\newpage\n\nLast line without ending",
         "---\nsmart: maybe\n---\n\n\"Quoted\" -- text... and `code`{.c} [link](u){.k}\n",
+        "+---+---+\n| a | b |\n+===+===+\n| 1 | 2 |\n+---+---+\n\nTable: Grid *caption*\n",
+        "  Right  Left\n-------  ------\n     12  12\n\n: Simple caption\n",
+        "-----------------\n Multi    Line\n-------- --------\n First    row\n          cont\n\n-----------------\n",
+        "Intro.\n\n> $$\n> a +\n> b\n> $$\n\nAfter $x$.\n",
     ]
 
     func parse(_ text: String) -> ParseResult { MarkdownParser.parse(text, file: "t.md") }

@@ -28,6 +28,9 @@ import Typography
     @Test func standaloneTagLinesAndCommentsDisappear() throws {
         let text = "a\n{{! note }}\n  {{#items}}\n- {{v}}\n{{/items}}\n{{!-- has }} inside --}}b\n"
         #expect(try Template.expand(text, context: context).text == "a\n- 1\n- 2\nb\n")
+        // Written with CR LF: the same lines disappear, the rest keep their endings.
+        let windows = text.replacingOccurrences(of: "\n", with: "\r\n")
+        #expect(try Template.expand(windows, context: context).text == "a\r\n- 1\r\n- 2\r\nb\r\n")
     }
 
     @Test func unknownNamesAreReportedAndMalformedTemplatesThrow() throws {
@@ -58,6 +61,10 @@ import Typography
         #expect(error("a\n  {{#items}}\nb") == "2:3: '{{#items}}' is never closed")
         #expect(error("a {{#items}}\nb {{/yes}}") == "2:3: '{{/yes}}' closes '{{#items}}' opened on line 1")
         #expect(error("x\n\n  {{/items}}") == "3:3: '{{/items}}' closes no section")
+        #expect(error("x\r\n\r\n  {{/items}}") == "3:3: '{{/items}}' closes no section")
+        let windows = try Template.expand(
+            "Intro\r\n\r\n  {{#items}}\r\n# {{nosuch}}\r\n{{/items}}\r\n", context: context)
+        #expect(windows.unknownNamePositions == [Template.Position(line: 4, column: 3)])
     }
 
     /// A place in the expanded text maps back to the template as written: a character the
