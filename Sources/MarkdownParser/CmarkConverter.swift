@@ -895,10 +895,20 @@ struct CmarkConverter {
         default:
             if type == typeset_node_strikethrough() {
                 let children = inlines(of: node, depth: depth + 1, heading: false).0
-                if Self.isSubscript(node, children: children) {
+                if Self.delimiterLength(node) == 2 {
+                    pieces.append(.node(.strikethrough(children)))
+                } else if Self.isSubscript(node, children: children) {
                     pieces.append(.node(.presentation(.subscript, Self.escapedSpacesKept(children))))
                 } else {
-                    pieces.append(.node(.strikethrough(children)))
+                    // One `~` on each side around whitespace: text with its tildes, as Pandoc
+                    // reads it (`3월~5월, 9시~18시`, `~/.bashrc and ~user`): GitHub's
+                    // strikethrough is written `~~`.
+                    let opening = Int(cmark_node_get_start_column(node))
+                    pieces.append(.text(TextPiece(text: "~", line: startLine(node), column: opening)))
+                    pieces += children.map { .node($0) }
+                    let closing = Int(cmark_node_get_end_column(node))
+                    let endLine = startLine(node) + Int(cmark_node_get_end_line(node) - cmark_node_get_start_line(node))
+                    pieces.append(.text(TextPiece(text: "~", line: endLine, column: closing)))
                 }
             } else {
                 for child in Self.children(node) { convertInline(child, depth: depth + 1, into: &pieces) }
@@ -934,15 +944,23 @@ struct CmarkConverter {
     /// with no whitespace but a backslash-escaped space, as `H~2~O`. The delimiter's length is
     /// the distance from the node's start column to its first child's.
     static func isSubscript(_ node: OpaquePointer, children: [Inline]) -> Bool {
-        guard let first = cmark_node_first_child(node), !children.isEmpty else { return false }
-        let delimiter = cmark_node_get_start_column(first) - cmark_node_get_start_column(node)
-        guard delimiter == 1, cmark_node_get_start_line(first) == cmark_node_get_start_line(node) else { return false }
+        guard !children.isEmpty, delimiterLength(node) == 1 else { return false }
         return !children.contains { inline in
             switch inline {
             case .softBreak, .lineBreak: true
             default: hasUnescapedWhitespace(inline.plainText)
             }
         }
+    }
+
+    /// The number of tildes on each side of a cmark-gfm strikethrough node (cmark-gfm pairs
+    /// runs of the same length, one or two): the distance from the node's start column to its
+    /// first child's; 2 when that cannot be read (a child on a later line).
+    static func delimiterLength(_ node: OpaquePointer) -> Int {
+        guard let first = cmark_node_first_child(node),
+            cmark_node_get_start_line(first) == cmark_node_get_start_line(node)
+        else { return 2 }
+        return Int(cmark_node_get_start_column(first) - cmark_node_get_start_column(node))
     }
 
     /// Whether `text` holds whitespace other than a space escaped by a backslash (`a\ b`, which

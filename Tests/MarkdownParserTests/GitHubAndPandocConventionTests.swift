@@ -59,9 +59,16 @@ import Testing
         #expect(paragraph("H~2~O") == [.text("H"), .presentation(.subscript, [.text("2")]), .text("O")])
         #expect(
             paragraph("a ~*i*~ b") == [.text("a "), .presentation(.subscript, [.emphasis([.text("i")])]), .text(" b")])
-        // GFM strikethrough: two tildes, or whitespace inside.
+        // Strikethrough is two tildes; one on each side around whitespace is text, as Pandoc
+        // reads it: a range, a home folder, an approximation lose no tilde.
         #expect(paragraph("~~gone~~") == [.strikethrough([.text("gone")])])
-        #expect(paragraph("~two words~") == [.strikethrough([.text("two words")])])
+        #expect(paragraph("~~two words~~") == [.strikethrough([.text("two words")])])
+        for text in ["~two words~", "3월~5월이며 시간은 9시~18시", "범위: 1~2, 3~4", "~/.bashrc and ~user/ and file~1~"] {
+            let inlines = paragraph(text)
+            #expect(inlines.plainText == text)
+            #expect(!inlines.contains { if case .strikethrough = $0 { true } else { false } }, "\(inlines)")
+        }
+        #expect(paragraph("~a *b* c~ d").plainText == "~a b c~ d")
         #expect(paragraph("\\~2~") == [.text("~2~")])
         #expect(paragraph("`~2~`") == [.code("~2~")])
     }
