@@ -260,6 +260,7 @@ public final class CairoPDFRenderer: PageRenderer {
                 // Only for text read back from the PDF: a picture of the page shows nothing of it.
                 guard previewSink == nil else { break }
                 markContent()
+                if tagging != nil { structure.addWordSpacePaint() }
                 if let glyphs = line.glyphs as? LineGlyphs {
                     drawWordSpace(glyphs.space, x: x, baseline: baseline)
                 } else {

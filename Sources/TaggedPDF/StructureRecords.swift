@@ -197,6 +197,14 @@ package struct StructureRecords {
         }
     }
 
+    /// Records the word space drawn after a line (a space glyph of its last face, which text
+    /// extraction reads) in the open run, when the run's glyphs are painted: the tagging pass
+    /// counts it among them, as a space, whatever font draws it.
+    package mutating func addWordSpacePaint() {
+        guard let run = runOwner.indices.last.map(Int32.init), paints[run] != nil else { return }
+        addPaint([RunPaint(spaces: 1)])
+    }
+
     /// A colour component 0…1 written with six decimals, as Cairo writes its own (three would
     /// move an 8-bit component by one: 0.627 is 159.9 of 255 where 0.627451 is 160).
     static func component(_ value: Double) -> String {

@@ -300,31 +300,62 @@ import Typography
     /// with a stand-in glyph in its span of replacement text), the space primed before a face's
     /// first stand-in, a character of a fallback face (Japanese, Korean), a combining mark — is
     /// painted glyph for glyph as the untagged PDF draws it by bytes: no token's colour moves
-    /// onto the characters beside it, on its line or the lines after.
+    /// onto the characters beside it, on its line or the lines after. A line that ends in a
+    /// fallback face's character ends with that face's word space, which extraction reads.
     @Test func tokenColoursStayOnTheirCharactersBesideEmojiAndOtherScripts() throws {
         let markdown = """
             ```python
+            # 한글
+            def g(name: str) -> None: pass  # テスト
             s = "テ🎉"
+            # 漢字 🎉
             # comment and end
             t = "héllo 한글 テスト 🎉👍🏽 👨‍👩‍👧" + str(42)
             # emoji comment 🚀 and combining e\u{301}
             def f(x): return x  # done
             ```
             """
-        let (tagged, _) = try Render.markdown(markdown, name: "code-emoji-tagged")
+        let (taggedInk, untaggedInk) = try Self.asciiInk(markdown, name: "code-emoji")
+        #expect(taggedInk == untaggedInk)
+        // The closing quote is a string's, the comments' last letters a comment's.
+        #expect(taggedInk.filter { $0.hasPrefix("\" ") }.allSatisfy { $0 == "\" \(Self.hex(.string))" }, "\(taggedInk)")
+        #expect(taggedInk.contains("d \(Self.hex(.comment))") && !taggedInk.contains("= \(Self.hex(.string))"))
+    }
+
+    /// The same in a document over 64 KiB, whose lines are laid out ahead and drawn from their
+    /// glyphs (``LineGlyphs``): every block's comment ending in Hangul or kana keeps the colours
+    /// of the lines after it.
+    @Test(.slow) func tokenColoursStayOnTheirCharactersInADocumentLaidOutAhead() throws {
+        let block = """
+            ```python
+            # 한글 주석
+            def greet(name: str) -> None:
+                print(f"hello, {name}!")  # テスト
+            ```
+
+            A paragraph between the blocks.
+
+
+            """
+        let (taggedInk, untaggedInk) = try Self.asciiInk(String(repeating: block, count: 600), name: "code-ahead")
+        #expect(taggedInk == untaggedInk)
+        // Each block's `def`, as the untagged PDF draws it, in one colour.
+        let defs = taggedInk.filter { $0.hasPrefix("d ") }
+        #expect(defs.count == 600 && Set(defs).count == 1, "\(Set(defs))")
+    }
+
+    /// Each visible ASCII character of `markdown`'s PDF with its colour, tagged and untagged.
+    static func asciiInk(_ markdown: String, name: String) throws -> (tagged: [String], untagged: [String]) {
+        let (tagged, _) = try Render.markdown(markdown, name: "\(name)-tagged")
         var options = RenderOptions()
         options.tagged = false
-        let (untagged, _) = try Render.markdown(markdown, name: "code-emoji-untagged", options: options)
+        let (untagged, _) = try Render.markdown(markdown, name: "\(name)-untagged", options: options)
         func inked(_ stretches: [PDFColoredText]) -> [String] {
             stretches.flatMap { stretch in
                 stretch.text.filter { $0.isASCII && !$0.isWhitespace }.map { "\($0) \(stretch.color)" }
             }
         }
-        let taggedInk = inked(try PDFColoredText.read(tagged))
-        #expect(taggedInk == inked(try PDFColoredText.read(untagged)))
-        // The closing quote is a string's, the comments' last letters a comment's.
-        #expect(taggedInk.filter { $0.hasPrefix("\" ") }.allSatisfy { $0 == "\" \(Self.hex(.string))" }, "\(taggedInk)")
-        #expect(taggedInk.contains("d \(Self.hex(.comment))") && !taggedInk.contains("= \(Self.hex(.string))"))
+        return (inked(try PDFColoredText.read(tagged)), inked(try PDFColoredText.read(untagged)))
     }
 
     /// Code in a quote, highlighted or plain, is in the code text colour, as outside it: the
