@@ -153,7 +153,11 @@ extension ParagraphComposer {
         for i in 1..<max(1, scalarCount) where prepared.lineBreakBefore[i] {
             let before = scalars[i - 1]
             let after = scalars[i]
-            if keepAll, isHangul(before) || isHangul(after), !isWhitespace(before), !isWhitespace(after) { continue }
+            if keepAll, isHangul(before) || isHangul(after) || (isHanja(before) && isHanja(after)),
+                !isWhitespace(before), !isWhitespace(after)
+            {
+                continue
+            }
             if isDash(before) {
                 var first = i - 1
                 while first > 0, isDash(scalars[first - 1]) { first -= 1 }
@@ -309,7 +313,9 @@ extension ParagraphComposer {
     /// Never between a piece's letters and the punctuation that ends it or opens it: a line
     /// neither starts with the comma or closing bracket after a word nor ends with the opening
     /// one before it (UAX #14's classes CL, CP, IS, EX and OP, W3C KLREQ §3.1.7), however
-    /// long the word; punctuation between letters (`a.b`, `a/b`) still takes a break.
+    /// long the word; punctuation between letters (`a.b`, `a/b`) still takes a break. Inside a
+    /// piece the same holds (`홍길동(개발팀)·김영희` breaks neither before its `)` nor after its
+    /// `(`, ``startsOrEndsNoLine(_:at:)``) unless the piece has no other break.
     static func emergencyBreaks(_ prepared: PreparedParagraph, allowed: [Bool], hyphen: [Bool], width: Double)
         -> [Bool]
     {
@@ -326,12 +332,41 @@ extension ParagraphComposer {
             let last = scalars.lastIndex(where: isLetterOrDigit)
             let lower = first.flatMap { $0 - piece.lowerBound <= 4 ? $0 + 1 : nil } ?? piece.lowerBound + 1
             let upper = last.flatMap { piece.upperBound - $0 <= 5 ? $0 + 1 : nil } ?? piece.upperBound
-            for k in lower..<max(lower, upper)
-            where prepared.charBreakBefore[k] && !allowed[k] && !isBreakingSpace(prepared.scalars[k]) {
-                emergencyAt[k] = true
+            let candidates = (lower..<max(lower, upper)).filter {
+                prepared.charBreakBefore[$0] && !allowed[$0] && !isBreakingSpace(prepared.scalars[$0])
             }
+            let kept = candidates.filter { !startsOrEndsNoLine(prepared.scalars, at: $0) }
+            for k in kept.isEmpty ? candidates : kept { emergencyAt[k] = true }
         }
         return emergencyAt
+    }
+
+    /// Whether a break before `scalars[k]` would start a line with what may not start one or
+    /// end a line with what may not end one (UAX #14, W3C KLREQ §3.1.7): a closing bracket or
+    /// quote (classes CL, CP), an ideographic comma or full stop, a middle dot (KLREQ's
+    /// separator `·`, which stays with the word before it), or sentence punctuation (`!`
+    /// `?` `,` `.` `:` `;`, classes EX and IS) that no letter or figure follows, as after a word
+    /// (inside an address, `example.com`, a break before the stop stays); or an opening bracket
+    /// or quote (class OP) before the break.
+    static func startsOrEndsNoLine(_ scalars: [Unicode.Scalar], at k: Int) -> Bool {
+        guard k > 0, k < scalars.count else { return false }
+        switch scalars[k - 1].properties.generalCategory {
+        case .openPunctuation, .initialPunctuation: return true
+        default: break
+        }
+        let after = scalars[k]
+        switch after.properties.generalCategory {
+        case .closePunctuation, .finalPunctuation: return true
+        default: break
+        }
+        switch after.value {
+        case 0x3001, 0x3002, 0xFF01, 0xFF0C, 0xFF0E, 0xFF1A, 0xFF1B, 0xFF1F, 0x00B7, 0x30FB, 0xFF65: return true
+        case 0x21, 0x2C, 0x2E, 0x3A, 0x3B, 0x3F:
+            guard k + 1 < scalars.count else { return true }
+            let next = scalars[k + 1].properties
+            return !(next.isAlphabetic || next.numericType != nil)
+        default: return false
+        }
     }
 
     /// The pieces of the paragraph wider than the measure, as scalar ranges: text between

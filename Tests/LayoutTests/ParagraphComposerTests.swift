@@ -253,6 +253,81 @@ func prepared(_ runs: [StyledRun]) -> PreparedParagraph {
         #expect(kept.lines.dropLast().contains { $0.syllableSpacing > 0 })
     }
 
+    /// A word of Hanja in keep-all text is kept whole, as a word of Hangul is (CSS's
+    /// `word-break: keep-all` keeps every word of CJK letters), where Unicode line breaking
+    /// allows a break between any two ideographs; with `anywhere` it breaks between them.
+    @Test func keepAllKeepsAWordOfHanjaWhole() {
+        let korean = "한자 표기 예시로는 大韓民國憲法, 訓民正音解例本, 朝鮮王朝實錄 같은 긴 한자어가 있습니다. 漢字語 사전과 國語 사전"
+        let words = Set(korean.split(separator: " ").map(String.init))
+        let runs = [text(korean)]
+        var p = prepared(runs)
+        for i in 1..<p.scalars.count
+        where ParagraphComposer.isHanja(p.scalars[i - 1]) && ParagraphComposer.isHanja(p.scalars[i]) {
+            p.lineBreakBefore[i] = true
+        }
+        var splitAnywhere = false
+        for alignment in [TextAlignment.left, .justify] {
+            for width in stride(from: 60.0, through: 160, by: 10) {
+                let kept = ParagraphComposer.compose(
+                    paragraph(runs, alignment: alignment), prepared: p, width: width, hyphenate: { _, _ in [] })
+                // (A justified line may still break between two Hangul syllables as a last resort.)
+                #expect(
+                    !kept.lines.dropLast().contains {
+                        ParagraphComposer.isHanja(p.scalars[$0.end - 1]) && ParagraphComposer.isHanja(p.scalars[$0.end])
+                    }, "\(alignment) \(width) pt: \(lineTexts(kept, p))")
+                if alignment == .left {
+                    #expect(
+                        lineTexts(kept, p).allSatisfy {
+                            $0.split(separator: " ").allSatisfy { words.contains(String($0)) }
+                        }, "\(width) pt: \(lineTexts(kept, p))")
+                }
+                let anywhere = ParagraphComposer.compose(
+                    paragraph(runs, alignment: alignment, hangul: .anywhere), prepared: p, width: width,
+                    hyphenate: { _, _ in [] })
+                splitAnywhere =
+                    splitAnywhere
+                    || anywhere.lines.dropLast().contains {
+                        ParagraphComposer.isHanja(p.scalars[$0.end - 1]) && ParagraphComposer.isHanja(p.scalars[$0.end])
+                    }
+            }
+        }
+        #expect(splitAnywhere)
+    }
+
+    /// A word wider than the measure, broken between letters, still starts no line with a
+    /// closing bracket or quote or the punctuation after a word and ends none with an opening
+    /// bracket or quote (UAX #14, W3C KLREQ §3.1.7): members in Korean (parentheses, corner
+    /// brackets, double angle brackets, a question mark before a closing bracket) and in Latin
+    /// (curly quotes, brackets and braces), ragged and justified, at measures from 8 to 20
+    /// characters.
+    @Test(arguments: [
+        "홍길동(개발팀)·김영희(디자인팀)·이철수(기획팀)이다.",
+        "「왜그런가?」라는질문에『삼국사기』(三國史記)와《훈민정음》을들었다.",
+        "word\u{201C}quoted\u{201D}(paren)next[bracket]and{brace}thenmoreletters!",
+    ])
+    func anEmergencyBreakKeepsBracketsAndPunctuationWithTheirLetters(word: String) {
+        let runs = [text(word)]
+        let p = prepared(runs)
+        for alignment in [TextAlignment.left, .justify] {
+            for width in stride(from: 40.0, through: 100, by: 5) {
+                let c = ParagraphComposer.compose(
+                    paragraph(runs, alignment: alignment), prepared: p, width: width, hyphenate: { _, _ in [] })
+                for line in c.lines.dropLast() {
+                    let last = p.scalars[line.end - 1].properties.generalCategory
+                    let next = p.scalars[line.end]
+                    #expect(
+                        last != .openPunctuation && last != .initialPunctuation,
+                        "\(word) \(alignment) \(width) pt: \(lineTexts(c, p))")
+                    #expect(
+                        ![.closePunctuation, .finalPunctuation].contains(next.properties.generalCategory)
+                            && !"!?,.\u{B7}".unicodeScalars.contains(next),
+                        "\(word) \(alignment) \(width) pt: \(lineTexts(c, p))")
+                }
+                #expect(c.lines.allSatisfy { $0.naturalWidth <= width + 0.01 }, "\(word) \(width) pt")
+            }
+        }
+    }
+
     /// A run of spaces is one break opportunity (UAX #14: a break after the spaces, none between
     /// them): the line breaks at the run's first space and the next line starts after the last.
     /// Two spaces between words used to be no break at all, and a word too wide for the rest of
