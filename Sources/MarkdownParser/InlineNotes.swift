@@ -49,7 +49,8 @@ extension CmarkConverter {
         }
         let number: (String, Int) -> Int = { label, number in numbers[label] ?? number }
         for var note in finished.found.notes {
-            note.content = PandocDefinitions.renumberingNotes(note.content, number)  // a note in a note
+            // Its raw HTML paired in its own text (`^[<kbd>K</kbd>]`), and a note in a note.
+            note.content = PandocDefinitions.renumberingNotes(html.nest(note.content), number)
             pendingInlineNotes.append(note)
         }
         return PandocDefinitions.renumberingNotes(inlines, number)

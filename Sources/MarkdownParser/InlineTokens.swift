@@ -560,7 +560,7 @@ struct InlineSyntax {
                 } else if let opener = openers.popLast() {
                     if let note = noteOpened(output, at: opener) {
                         let label = InlineNote.label(line: note.line, column: note.column)
-                        let content = inlines(output[(opener + 1)...])
+                        let content = contentInlines(output[(opener + 1)...], found: &found)
                         found.notes.append(
                             InlineNote(label: label, content: content, location: location(output[opener - 1])))
                         output.removeSubrange((opener - 1)...)
@@ -570,7 +570,7 @@ struct InlineSyntax {
                     }
                     if let (parsed, next) = attributeList(tokens, flat, at: i + 1), parsed.raw == nil {
                         let attributes = parsed.attributes { offset in location(tokens[i + 1 + offset]) }
-                        let children = inlines(output[(opener + 1)...])
+                        let children = contentInlines(output[(opener + 1)...], found: &found)
                         output.removeSubrange(opener...)
                         output.append(.node(.span(attributes, children)))
                         i = next
@@ -627,6 +627,13 @@ struct InlineSyntax {
             return nil
         }
         return ("[\(text)][\(String(decoding: label, as: UTF8.self))]", location(output[opener]))
+    }
+
+    /// The inlines of a bracketed span's or an inline note's content, with the superscripts and
+    /// LaTeX text commands in it recognised: the passes over the level's tokens that find them
+    /// come after its spans, which take their content first.
+    private func contentInlines(_ tokens: ArraySlice<InlineToken>, found: inout Found) -> [Inline] {
+        inlines(latexCommands(superscripts(Array(tokens)), found: &found)[...])
     }
 
     /// Recognises Pandoc's superscript (Pandoc manual, "Extension: superscript, subscript"):

@@ -995,6 +995,21 @@ struct RawHTML {
     /// insertion mode closes the `<p>` at a heading's start tag, so the heading is a block of its
     /// own (``splitAtHeadings(_:location:)``).
     mutating func nest(_ inlines: [Inline], markingHeadings: Bool = false) -> [Inline] {
+        // A bracketed span's content, taken before this level's tags were paired, is nested on
+        // its own (`[<kbd>K</kbd>]{.mark}`).
+        var inlines = inlines
+        for index in inlines.indices {
+            if case .span(let attributes, let children) = inlines[index],
+                children.contains(where: {
+                    switch $0 {
+                    case .rawHTML, .span: true
+                    default: false
+                    }
+                })
+            {
+                inlines[index] = .span(attributes, nest(children))
+            }
+        }
         guard inlines.contains(where: { if case .rawHTML = $0 { true } else { false } }) else { return inlines }
         typealias Frame = (name: String, attributes: [String: String], location: SourceLocation?, content: [Inline])
         var stack: [Frame] = [("", [:], nil, [])]

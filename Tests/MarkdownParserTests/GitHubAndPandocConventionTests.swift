@@ -73,6 +73,47 @@ import Testing
         #expect(paragraph("`~2~`") == [.code("~2~")])
     }
 
+    /// A bracketed span's, an inline note's and a table caption's text is read as running text
+    /// is: its superscripts, LaTeX text commands and raw HTML (`<kbd>`, `<b>`, `<sup>`), at
+    /// every depth of spans, as the text around them.
+    @Test func spansNotesAndCaptionsReadTheirContentAsRunningText() {
+        func presentations(_ inlines: [Inline]) -> [InlinePresentation] {
+            inlines.flatMap { inline -> [InlinePresentation] in
+                switch inline {
+                case .presentation(let kind, let children): [kind] + presentations(children)
+                case .span(_, let children), .emphasis(let children), .strong(let children): presentations(children)
+                default: []
+                }
+            }
+        }
+        func strong(_ inlines: [Inline]) -> Bool {
+            inlines.contains {
+                switch $0 {
+                case .strong: true
+                case .span(_, let children), .presentation(_, let children): strong(children)
+                default: false
+                }
+            }
+        }
+        let spans = paragraph("[y^2^ <kbd>J</kbd> <sup>s</sup> \\textbf{b}]{.mark} and [[x <kbd>N</kbd>]{.a}]{.b}")
+        #expect(presentations(spans) == [.superscript, .keyboard, .superscript, .keyboard], "\(spans)")
+        #expect(strong(spans) && !spans.contains { if case .rawHTML = $0 { true } else { false } })
+        let document = MarkdownParser.parse("A^[x^2^ and <kbd>K</kbd> and <b>bold</b>] b.", file: "t.md").document
+        let note = document.footnotes.values.first?.first
+        guard case .paragraph(let inlines)? = note?.kind else {
+            Issue.record("\(document.footnotes)")
+            return
+        }
+        #expect(presentations(inlines) == [.superscript, .keyboard], "\(inlines)")
+        #expect(strong(inlines))
+        let caption = parsed("| a |\n|---|\n| b |\n\n: x^2^ caption\n")
+        #expect(
+            caption.contains { block in
+                guard case .paragraph(let inlines) = block.kind else { return false }
+                return presentations(inlines) == [.superscript]
+            }, "\(caption)")
+    }
+
     /// A space escaped by a backslash inside a subscript or superscript is Pandoc's no-break
     /// space, not the end of it: `x^a\ b^`, `H~2\ x~O`, `P~a\ b\ c~`.
     @Test func anEscapedSpaceStaysInsideASubscriptOrSuperscript() {
