@@ -986,17 +986,9 @@ struct RawHTML {
 
     // MARK: Inline HTML from cmark-gfm
 
-    /// Pairs the inline HTML tags of one inline sequence: `<b>`…`</b>` becomes `.strong`, an
-    /// `<a id>` an anchor, a comment nothing. Unclosed elements close at the end of the
-    /// sequence (as in a browser); a closing tag with nothing open is dropped.
-    ///
-    /// With `markingHeadings` (a paragraph's inlines), an `<h1>`–`<h6>` start tag closes what is
-    /// open and leaves a ``headingMarker`` inline, as does its end tag: HTML's *"in body"*
-    /// insertion mode closes the `<p>` at a heading's start tag, so the heading is a block of its
-    /// own (``splitAtHeadings(_:location:)``).
-    mutating func nest(_ inlines: [Inline], markingHeadings: Bool = false) -> [Inline] {
-        // A bracketed span's content, taken before this level's tags were paired, is nested on
-        // its own (`[<kbd>K</kbd>]{.mark}`).
+    /// `inlines` with each bracketed span's content nested on its own (``nest(_:markingHeadings:)``):
+    /// spans take their content before a level's tags are paired (`[<kbd>K</kbd>]{.mark}`).
+    private mutating func nestingInSpans(_ inlines: [Inline]) -> [Inline] {
         var inlines = inlines
         for index in inlines.indices {
             if case .span(let attributes, let children) = inlines[index],
@@ -1010,6 +1002,19 @@ struct RawHTML {
                 inlines[index] = .span(attributes, nest(children))
             }
         }
+        return inlines
+    }
+
+    /// Pairs the inline HTML tags of one inline sequence: `<b>`…`</b>` becomes `.strong`, an
+    /// `<a id>` an anchor, a comment nothing. Unclosed elements close at the end of the
+    /// sequence (as in a browser); a closing tag with nothing open is dropped.
+    ///
+    /// With `markingHeadings` (a paragraph's inlines), an `<h1>`–`<h6>` start tag closes what is
+    /// open and leaves a ``headingMarker`` inline, as does its end tag: HTML's *"in body"*
+    /// insertion mode closes the `<p>` at a heading's start tag, so the heading is a block of its
+    /// own (``splitAtHeadings(_:location:)``).
+    mutating func nest(_ inlines: [Inline], markingHeadings: Bool = false) -> [Inline] {
+        let inlines = nestingInSpans(inlines)
         guard inlines.contains(where: { if case .rawHTML = $0 { true } else { false } }) else { return inlines }
         typealias Frame = (name: String, attributes: [String: String], location: SourceLocation?, content: [Inline])
         var stack: [Frame] = [("", [:], nil, [])]
