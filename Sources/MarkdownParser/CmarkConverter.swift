@@ -434,6 +434,11 @@ struct CmarkConverter {
             if !fenced, attachContinuation(text, at: loc, to: &items) {
                 return  // blocks indented under a definition: the definition's own
             }
+            if fenced, source.definitionFences.contains(startLine(node)),
+                PandocDefinitions.attach([[Block(.codeBlock(info: info, text: text), location: loc)]], to: &items)
+            {
+                return  // a definition that opens with a fenced code block
+            }
             if fenced {
                 warnIfNeverClosed(
                     node, fence: UInt8(bitPattern: fenceCharacter), length: Int(fenceLength), depth: depth)
@@ -667,7 +672,8 @@ struct CmarkConverter {
         segmentScan.current!.lastLine = max(segmentScan.current!.lastLine, last)
         for item in segmentScan.items[start...] { segmentScan.nesting.advance(over: item) }
         if segmentScan.nesting.balanced,
-            !PandocDefinitions.continues(after: segmentScan.items.last, line: last, lines: syntax.lines)
+            !PandocDefinitions.continues(
+                after: segmentScan.items.last, line: last, lines: syntax.lines, fences: source.definitionFences)
         {
             flushSegment()
         }

@@ -113,11 +113,14 @@ public enum MarkdownParser {
         var markdown = body == 0 ? text : String(decoding: text.utf8.dropFirst(body), as: UTF8.self)
         let firstLine = 1 + head.count { $0 == 0x0A }
         if let tables = PandocTables.rewriting(markdown) { markdown = tables }
+        let definitionFences = PandocDefinitions.rewritingFences(markdown, firstLine: firstLine)
+        if let definitionFences { markdown = definitionFences.text }
         let marking = MathSyntax.marking(
             markdown, firstLine: firstLine, math: math ?? mathEnabled(metadata, diagnostics: &diagnostics))
         let marked = body == 0 ? marking.text : String(decoding: head, as: UTF8.self) + marking.text
         if marked != text { source = SourceText(marked, file: file) }
         source.writtenCells = marking.findings.wideRows
+        source.definitionFences = definitionFences?.lines ?? []
         for place in marking.findings.unclosedDisplays {
             diagnostics.append(
                 Diagnostic(

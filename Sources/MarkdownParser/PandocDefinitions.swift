@@ -95,7 +95,9 @@ enum PandocDefinitions {
     /// paragraph followed by a marker line (its definition), or a definition list followed by a
     /// marker line or a line indented four columns (a continuation). The scan keeps such blocks
     /// in one segment.
-    static func continues(after item: CmarkConverter.BlockItem?, line: Int, lines: SourceLines) -> Bool {
+    static func continues(
+        after item: CmarkConverter.BlockItem?, line: Int, lines: SourceLines, fences: Set<Int> = []
+    ) -> Bool {
         guard case .block(let block)? = item else { return false }
         let isList: Bool
         switch block.kind {
@@ -117,11 +119,71 @@ enum PandocDefinitions {
             }
             guard offset < bytes.count, bytes[offset] != 0x0A, bytes[offset] != 0x0D else { continue }
             if isList, column >= 4 { return true }
+            // A definition opening with a fenced code block, its marker made a space.
+            if fences.contains(index) { return true }
             let marker = bytes[offset] == UInt8(ascii: ":") || bytes[offset] == UInt8(ascii: "~")
             let spaced = offset + 1 < bytes.count && (bytes[offset + 1] == 0x20 || bytes[offset + 1] == 0x09)
             return column <= 2 && marker && spaced
         }
         return false
+    }
+
+    /// `text` with the marker of each definition that opens with a fenced code block (`: ```` or
+    /// `~ ~~~`, the fence at most three columns in, after a term's line or a blank line after
+    /// it) made a space, so that cmark-gfm reads the fence and its closing fence as one code
+    /// block (otherwise the marker line is a paragraph's, and its closing fence opens a block
+    /// that runs to the end of the document); and those lines (1-based from `firstLine`), whose
+    /// code blocks the converter makes definitions. Nil when there is none. One byte for one
+    /// byte: every line and column stays as written.
+    static func rewritingFences(_ text: String, firstLine: Int) -> (text: String, lines: Set<Int>)? {
+        var bytes = Array(text.utf8)
+        guard bytes.count >= 5 else { return nil }
+        var lines: Set<Int> = []
+        // The code fence open (its character and length), and whether the two lines before
+        // the current one were blank.
+        var open: (character: UInt8, length: Int)?
+        var previousBlank = true
+        var blankBeforePrevious = true
+        var start = 0
+        var line = firstLine
+        while start <= bytes.count {
+            var end = start
+            while end < bytes.count, bytes[end] != 0x0A { end += 1 }
+            var indent = start
+            while indent < end, indent - start < 4, bytes[indent] == 0x20 { indent += 1 }
+            let blank = bytes[start..<end].allSatisfy { $0 == 0x20 || $0 == 0x09 || $0 == 0x0D }
+            func fence(at offset: Int) -> (character: UInt8, length: Int, rest: ArraySlice<UInt8>)? {
+                guard offset < end, bytes[offset] == UInt8(ascii: "`") || bytes[offset] == UInt8(ascii: "~") else {
+                    return nil
+                }
+                var run = offset
+                while run < end, bytes[run] == bytes[offset] { run += 1 }
+                return run - offset >= 3 ? (bytes[offset], run - offset, bytes[run..<end]) : nil
+            }
+            let marker = indent < end && (bytes[indent] == UInt8(ascii: ":") || bytes[indent] == UInt8(ascii: "~"))
+            if let current = open {
+                if indent - start < 4, let close = fence(at: indent), close.character == current.character,
+                    close.length >= current.length, close.rest.allSatisfy({ $0 == 0x20 || $0 == 0x0D })
+                {
+                    open = nil
+                }
+            } else if indent - start < 4, let opening = fence(at: indent) {
+                open = (opening.character, opening.length)
+            } else if indent - start <= 2, marker, !previousBlank || !blankBeforePrevious {
+                var content = indent + 1
+                while content < end, bytes[content] == 0x20 { content += 1 }
+                if content > indent + 1, content - start <= 3, let opening = fence(at: content) {
+                    bytes[indent] = 0x20
+                    lines.insert(line)
+                    open = (opening.character, opening.length)
+                }
+            }
+            blankBeforePrevious = previousBlank
+            previousBlank = blank
+            start = end + 1
+            line += 1
+        }
+        return lines.isEmpty ? nil : (String(decoding: bytes, as: UTF8.self), lines)
     }
 }
 

@@ -73,6 +73,39 @@ import Testing
         #expect(paragraph("`~2~`") == [.code("~2~")])
     }
 
+    /// A definition that opens with a fenced code block (`: ````, `~ ~~~`, one or two spaces
+    /// after the marker, after its term or a blank line after it) holds the code, closed by its
+    /// own fence: the closing fence opened a code block that ran to the end of the document,
+    /// and every heading after it was set as code. A fence inside code, or a marker line with
+    /// no term before it, is left as it was; windowed and whole parses agree.
+    @Test(arguments: [
+        "T\n: ```\n  code\n  ```\n\n# After\n\nText.\n",
+        "Term\n\n:  ~~~python\n   x = 1\n   ~~~\n\n: second def\n\n# After\n\nText.\n",
+        "Intro.\n\nT\n~ ```\n  a\n\n  b\n  ```\n\n# After\n\nText.\n",
+    ])
+    func aDefinitionOpeningWithFencedCodeHoldsIt(markdown: String) {
+        let blocks = parsed(markdown)
+        guard let list = blocks.firstIndex(where: { if case .definitionList = $0.kind { true } else { false } }),
+            case .definitionList(let items) = blocks[list].kind
+        else {
+            Issue.record("\(blocks)")
+            return
+        }
+        #expect(
+            items.first?.definitions.first?.first.map { if case .codeBlock = $0.kind { true } else { false } } == true)
+        #expect(blocks.last?.kind == .paragraph([.text("Text.")]), "\(blocks)")
+        #expect(blocks.contains { if case .heading(1, _) = $0.kind { true } else { false } })
+        let lazy = MarkdownParser.parse(markdown, file: "t.md", lazily: true, windowBytes: 0)
+        #expect(Array(lazy.document.blocks) == blocks)
+    }
+
+    @Test func aFenceInCodeOrWithoutATermIsNotADefinition() {
+        let code = parsed("```\nT\n: ```\n```\n")
+        #expect(code.map(\.kind) == [.codeBlock(info: "", text: "T\n: ```\n")])
+        let first = parsed(": ```\n  x\n  ```\n")
+        #expect(!first.contains { if case .definitionList = $0.kind { true } else { false } })
+    }
+
     /// A bracketed span's, an inline note's and a table caption's text is read as running text
     /// is: its superscripts, LaTeX text commands and raw HTML (`<kbd>`, `<b>`, `<sup>`), at
     /// every depth of spans, as the text around them.
