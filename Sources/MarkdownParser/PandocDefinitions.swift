@@ -136,9 +136,21 @@ enum PandocDefinitions {
     /// code blocks the converter makes definitions. Nil when there is none. One byte for one
     /// byte: every line and column stays as written.
     static func rewritingFences(_ text: String, firstLine: Int) -> (text: String, lines: Set<Int>)? {
+        var text = text
+        // The markers' offsets, found in the text's own bytes (a copy of a long text costs its
+        // length; most texts have no such marker).
+        let markers = text.withUTF8 { definitionFenceMarkers(in: $0, firstLine: firstLine) }
+        guard !markers.isEmpty else { return nil }
         var bytes = Array(text.utf8)
-        guard bytes.count >= 5 else { return nil }
-        var lines: Set<Int> = []
+        for marker in markers { bytes[marker.offset] = 0x20 }
+        return (String(decoding: bytes, as: UTF8.self), Set(markers.map(\.line)))
+    }
+
+    /// The byte offsets and lines of the markers ``rewritingFences(_:firstLine:)`` makes spaces.
+    private static func definitionFenceMarkers(
+        in bytes: UnsafeBufferPointer<UInt8>, firstLine: Int
+    ) -> [(offset: Int, line: Int)] {
+        var markers: [(offset: Int, line: Int)] = []
         // The code fence open (its character and length), and whether the two lines before
         // the current one were blank.
         var open: (character: UInt8, length: Int)?
@@ -152,7 +164,7 @@ enum PandocDefinitions {
             var indent = start
             while indent < end, indent - start < 4, bytes[indent] == 0x20 { indent += 1 }
             let blank = bytes[start..<end].allSatisfy { $0 == 0x20 || $0 == 0x09 || $0 == 0x0D }
-            func fence(at offset: Int) -> (character: UInt8, length: Int, rest: ArraySlice<UInt8>)? {
+            func fence(at offset: Int) -> (character: UInt8, length: Int, rest: Slice<UnsafeBufferPointer<UInt8>>)? {
                 guard offset < end, bytes[offset] == UInt8(ascii: "`") || bytes[offset] == UInt8(ascii: "~") else {
                     return nil
                 }
@@ -173,8 +185,7 @@ enum PandocDefinitions {
                 var content = indent + 1
                 while content < end, bytes[content] == 0x20 { content += 1 }
                 if content > indent + 1, content - start <= 3, let opening = fence(at: content) {
-                    bytes[indent] = 0x20
-                    lines.insert(line)
+                    markers.append((indent, line))
                     open = (opening.character, opening.length)
                 }
             }
@@ -183,7 +194,7 @@ enum PandocDefinitions {
             start = end + 1
             line += 1
         }
-        return lines.isEmpty ? nil : (String(decoding: bytes, as: UTF8.self), lines)
+        return markers
     }
 }
 
