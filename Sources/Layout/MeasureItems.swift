@@ -150,10 +150,13 @@ extension ParagraphComposer {
             if scalar.value >= 0x2E80 || length > lastWordLimit { lastWord = false }
             inLastWord[i] = lastWord && !isWhitespace(scalar) && !isSeparator(scalar)
         }
+        // Hanja are kept whole in a paragraph that sets Hangul, Korean text: Japanese and
+        // Chinese break between any two ideographs.
+        let keepsHanja = keepAll && scalars.contains(where: isHangul)
         for i in 1..<max(1, scalarCount) where prepared.lineBreakBefore[i] {
             let before = scalars[i - 1]
             let after = scalars[i]
-            if keepAll, isHangul(before) || isHangul(after) || (isHanja(before) && isHanja(after)),
+            if keepAll, isHangul(before) || isHangul(after) || (keepsHanja && isHanja(before) && isHanja(after)),
                 !isWhitespace(before), !isWhitespace(after)
             {
                 continue

@@ -293,8 +293,9 @@ public enum ParagraphComposer {
     }
 
     /// Han ideographs, Korean's Hanja: the unified ideographs and their extensions and the
-    /// compatibility ideographs. A keep-all paragraph keeps a word of them whole, as CSS's
-    /// `word-break: keep-all` keeps every word of CJK letters (CSS Text 3 §5.2).
+    /// compatibility ideographs. A keep-all paragraph that sets Hangul keeps a word of them
+    /// whole, as CSS's `word-break: keep-all` keeps every word of CJK letters (CSS Text 3 §5.2);
+    /// Japanese and Chinese text breaks between them.
     public static func isHanja(_ s: Unicode.Scalar) -> Bool {
         switch s.value {
         case 0x3400...0x4DBF, 0x4E00...0x9FFF, 0xF900...0xFAFF, 0x20000...0x3134F: return true

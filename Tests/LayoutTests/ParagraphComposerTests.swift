@@ -255,7 +255,8 @@ func prepared(_ runs: [StyledRun]) -> PreparedParagraph {
 
     /// A word of Hanja in keep-all text is kept whole, as a word of Hangul is (CSS's
     /// `word-break: keep-all` keeps every word of CJK letters), where Unicode line breaking
-    /// allows a break between any two ideographs; with `anywhere` it breaks between them.
+    /// allows a break between any two ideographs; with `anywhere` it breaks between them, and
+    /// so does a paragraph without Hangul (Japanese, Chinese).
     @Test func keepAllKeepsAWordOfHanjaWhole() {
         let korean = "한자 표기 예시로는 大韓民國憲法, 訓民正音解例本, 朝鮮王朝實錄 같은 긴 한자어가 있습니다. 漢字語 사전과 國語 사전"
         let words = Set(korean.split(separator: " ").map(String.init))
@@ -292,6 +293,13 @@ func prepared(_ runs: [StyledRun]) -> PreparedParagraph {
             }
         }
         #expect(splitAnywhere)
+        // Without Hangul (Japanese, Chinese) a paragraph breaks between ideographs as before.
+        let japanese = [text("東京都千代田区の説明文はどこでも改行できるので狭くなっても構いません")]
+        var q = prepared(japanese)
+        for i in 1..<q.scalars.count { q.lineBreakBefore[i] = true }
+        let set = ParagraphComposer.compose(
+            paragraph(japanese, alignment: .left), prepared: q, width: 60, hyphenate: { _, _ in [] })
+        #expect(!set.emergency && set.lines.count > 2, "\(lineTexts(set, q))")
     }
 
     /// A word wider than the measure, broken between letters, still starts no line with a
