@@ -170,11 +170,11 @@ enum PandocTables {
 
     /// Whether `lines[index]`, opening with `Table:` or `:` after a blank line, is a table's
     /// caption in Pandoc's syntax: a paragraph of one line with a blank line between it and a
-    /// table's first or last line (a pipe table's, as written or rewritten). Text with
-    /// brackets or braces, which the caption's span could not hold, is left as it is.
+    /// table's first or last line (a pipe table's, as written or rewritten). Text whose
+    /// brackets or braces do not pair, which the caption's span could not hold, is left as it
+    /// is; a link, a span or a note in it pairs.
     static func isCaption(_ lines: [Substring], at index: Int) -> Bool {
-        guard !lines[index].contains(where: { "[]{}".contains($0) }),
-            index + 1 == lines.count || isBlank(lines[index + 1])
+        guard pairsBrackets(lines[index]), index + 1 == lines.count || isBlank(lines[index + 1])
         else { return false }
         var before = index - 1
         while before >= 0, isBlank(lines[before]) { before -= 1 }
@@ -183,6 +183,41 @@ enum PandocTables {
         let tableBefore = before >= 0 && isPipeRow(lines[before])
         let tableAfter = after + 1 < lines.count && isPipeRow(lines[after]) && isDelimiterRow(lines[after + 1])
         return tableBefore || tableAfter
+    }
+
+    /// Whether every `[` and `{` of `line` outside code spans and escapes is closed, in order,
+    /// by a `]` or `}` (`see [a link](u)`, `[marked]{.mark}`, a note `^[x]` or `[^1]`).
+    static func pairsBrackets(_ line: Substring) -> Bool {
+        var open: [Character] = []
+        var escaped = false
+        var ticks = 0
+        var index = line.startIndex
+        while index < line.endIndex {
+            let character = line[index]
+            index = line.index(after: index)
+            if escaped {
+                escaped = false
+                continue
+            }
+            if character == "`" {
+                var run = 1
+                while index < line.endIndex, line[index] == "`" {
+                    run += 1
+                    index = line.index(after: index)
+                }
+                ticks = ticks == 0 ? run : (ticks == run ? 0 : ticks)
+                continue
+            }
+            guard ticks == 0 else { continue }
+            switch character {
+            case "\\": escaped = true
+            case "[", "{": open.append(character)
+            case "]": if open.popLast() != "[" { return false }
+            case "}": if open.popLast() != "{" { return false }
+            default: break
+            }
+        }
+        return open.isEmpty && ticks == 0
     }
 
     /// Whether `line` is a pipe table's row written with its outer pipes.

@@ -156,6 +156,33 @@ import Testing
         #expect(PandocTables.rewriting("Term\n\n: A definition.\n") == nil)
     }
 
+    /// A caption holding a link, a span, a note or an inline note is a caption, its brackets
+    /// paired inside the caption's span; one whose brackets do not pair is left as written.
+    @Test(arguments: [
+        ("Table: see [the link](https://example.com) now", "see the link now"),
+        ("Table: a [marked]{.mark} word", "a marked word"),
+        ("Table: with a note[^1]", "with a note"),
+        ("Table: with an inline^[inline note] note", "with an inline note"),
+        (": `a[` code and \\[ escaped", "a[ code and [ escaped"),
+    ])
+    func aCaptionMayHoldBracketedText(line: String, text: String) throws {
+        let markdown = "| A |\n|---|\n| 1 |\n\n\(line)\n\n[^1]: The note.\n"
+        let blocks = parsed(markdown)
+        let caption = blocks.first { block in
+            guard case .paragraph(let inlines) = block.kind, case .span(let attributes, _)? = inlines.first else {
+                return false
+            }
+            return attributes.classes == ["caption"]
+        }
+        guard case .paragraph(let inlines)? = caption?.kind else {
+            Issue.record("\(line): \(blocks)")
+            return
+        }
+        #expect(inlines.plainText.replacingOccurrences(of: "1", with: "") == text, "\(inlines)")
+        #expect(!PandocTables.pairsBrackets("see [unpaired and {braces"))
+        #expect(!PandocTables.pairsBrackets("a ] b ["))
+    }
+
     /// What opens a table and never closes it, what a grid table's rules would be if they were
     /// read column by column, one wide grid table, captions, and a row of tabs (each four
     /// columns wide, held as one), 2,000 and 16,000 times: eight times the input takes well
