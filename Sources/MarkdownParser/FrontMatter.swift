@@ -574,7 +574,8 @@ enum FrontMatter {
     }
 }
 
-extension String {
+extension StringProtocol {
+    /// The text without the white space at its ends.
     var trimmingSpaces: String {
         var trimmed = Substring(self)
         while let character = trimmed.first, character.isWhitespace { trimmed.removeFirst() }

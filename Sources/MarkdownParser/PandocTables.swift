@@ -5,9 +5,11 @@
 /// rules became thematic breaks and its last row a setext heading.
 ///
 /// The rewritten table takes as many lines as the table written, its last lines blank, so that
-/// every line after it keeps its number. A table inside a list item, a quote or code is left as
-/// it is, as is a grid table with cells that span rows or columns (its text is then read as
-/// written, with the warning for Pandoc's syntax).
+/// every line after it keeps its number. A table inside a quote, an alert or a list item is
+/// found in the container's content, its lines' markers and indents kept (Pandoc reads tables
+/// in any container), to a depth of `deepestContainer`. A table in code is left as it is, as is
+/// a grid table with cells that span rows or columns (its text is then read as written, with
+/// the warning for Pandoc's syntax).
 enum PandocTables {
     /// One column: where its dashes start and end (display columns, the end excluded), and its
     /// alignment's delimiter cell (`---`, `:--`, `--:`, `:-:`).
@@ -97,10 +99,24 @@ enum PandocTables {
     static func rewriting(_ text: String) -> String? {
         guard mayHoldTables(text) else { return nil }
         // Each line is read without its ending; a CR LF ending is given back as written.
-        var lines = text.lines()
-        let carriageReturns = lines.indices.filter {
-            lines[$0].endIndex < text.endIndex && text[lines[$0].endIndex] == "\r\n"
+        let written = text.lines()
+        let carriageReturns = written.indices.filter {
+            written[$0].endIndex < text.endIndex && text[written[$0].endIndex] == "\r\n"
         }
+        guard var lines = rewriting(lines: written, depth: 0) else { return nil }
+        for index in carriageReturns { lines[index] += "\r" }
+        return lines.joined(separator: "\n")
+    }
+
+    /// The depth of quotes and list items inside one another to which tables are looked for:
+    /// each level reads its content's lines once more.
+    static let deepestContainer = 8
+
+    /// `lines` (without their endings) with every table and caption rewritten, those inside
+    /// quotes and list items too; nil when they hold none. `depth` is how many containers
+    /// `lines` is the content of.
+    static func rewriting(lines written: [Substring], depth: Int) -> [Substring]? {
+        var lines = written
         var rewritten = false
         // The lines outside code that may be a table's caption.
         var captionCandidates: [Int] = []
@@ -139,6 +155,21 @@ enum PandocTables {
                 index += 1
                 continue
             }
+            // A list item's marker or a quote's comes before any table on its line.
+            if depth < deepestContainer, indent < 4, let container = Container(lines, at: index) {
+                if container.mayHoldTables, let inner = rewriting(lines: container.contents, depth: depth + 1) {
+                    for (offset, line) in inner.enumerated() where line != container.contents[offset] {
+                        let prefix = container.prefixes[offset]
+                        // A padding line keeps a quote's `>` without the space after it.
+                        let marker = prefix.reversed().drop { $0 == " " }.count
+                        lines[index + offset] = line.isEmpty ? prefix.prefix(marker) : Substring(prefix + line)
+                    }
+                    rewritten = true
+                }
+                index += container.contents.count
+                previousBlank = false
+                continue
+            }
             if previousBlank, !blank, indent < 4, line.first != "\t",
                 let table = table(in: lines, at: index, closings: closings)
             {
@@ -163,9 +194,88 @@ enum PandocTables {
             lines[line] = Substring("[" + caption.drop { $0 == " " } + "]{.caption}")
             rewritten = true
         }
-        guard rewritten else { return nil }
-        for index in carriageReturns { lines[index] += "\r" }
-        return lines.joined(separator: "\n")
+        return rewritten ? lines : nil
+    }
+
+    /// A quote (`>` lines) or a list item (a marker, then lines indented to its content or
+    /// blank) that opens at a line: the content of each of its lines without the container's
+    /// marker or indent, and that marker or indent. An alert's `[!KIND]` line is content as a
+    /// blank line, which the table under it follows. Nil for any other line.
+    struct Container {
+        var contents: [Substring] = []
+        var prefixes: [Substring] = []
+        /// Whether a line of the content may open a table, and no list item's line indents
+        /// with a tab, which would not keep its columns without the indent.
+        var mayHoldTables = true
+
+        init?(_ lines: [Substring], at start: Int) {
+            let opening = lines[start]
+            let indent = opening.prefix { $0 == " " }.count
+            let marked = opening.dropFirst(indent)
+            if marked.first == ">" {
+                var index = start
+                while index < lines.count {
+                    let line = lines[index]
+                    let spaces = line.prefix { $0 == " " }.count
+                    guard spaces < 4, line.dropFirst(spaces).first == ">" else { break }
+                    var content = line.dropFirst(spaces + 1)
+                    if content.first == " " { content = content.dropFirst() }
+                    prefixes.append(line[..<content.startIndex])
+                    contents.append(content)
+                    index += 1
+                }
+                if let first = contents.first, PandocTables.isAlertMarker(first) { contents[0] = "" }
+            } else if let marker = PandocTables.listMarkerWidth(marked) {
+                let afterMarker = marked.dropFirst(marker)
+                let spaces = afterMarker.prefix { $0 == " " }.count
+                let column =
+                    indent + marker + (spaces == 0 || spaces > 4 || afterMarker.allSatisfy { $0 == " " } ? 1 : spaces)
+                var index = start
+                var lastContent = start
+                while index < lines.count {
+                    let line = lines[index]
+                    let blank = PandocTables.isBlank(line)
+                    let leading = line.prefix { $0 == " " || $0 == "\t" }
+                    if index > start, !blank, leading.count < column { break }
+                    if leading.prefix(column).contains("\t") { mayHoldTables = false }
+                    let cut = line.index(line.startIndex, offsetBy: min(column, line.count))
+                    prefixes.append(line[..<cut])
+                    contents.append(line[cut...])
+                    if !blank { lastContent = index }
+                    index += 1
+                }
+                // Blank lines after the item's last content are the text's around it.
+                contents.removeLast(index - 1 - lastContent)
+                prefixes.removeLast(index - 1 - lastContent)
+            } else {
+                return nil
+            }
+            mayHoldTables =
+                mayHoldTables
+                && contents.contains { PandocTables.mayOpenTable(inContainer: ArraySlice($0.utf8.prefix(4_096))) }
+        }
+    }
+
+    /// The width of the list marker that opens `line` (`-`, `+`, `*`, or up to nine digits and
+    /// `.` or `)`), when a space, a tab or the line's end follows it; nil for any other line.
+    static func listMarkerWidth(_ line: Substring) -> Int? {
+        guard let first = line.first else { return nil }
+        var width = 1
+        if !(first == "-" || first == "+" || first == "*") {
+            let digits = line.prefix { $0.isASCII && $0.isNumber }.count
+            guard (1...9).contains(digits), let mark = line.dropFirst(digits).first, mark == "." || mark == ")"
+            else { return nil }
+            width = digits + 1
+        }
+        let after = line.dropFirst(width).first
+        return after == nil || after == " " || after == "\t" ? width : nil
+    }
+
+    /// Whether `line` is a GitHub alert's marker alone (`[!NOTE]`, any letters, any case).
+    static func isAlertMarker(_ line: Substring) -> Bool {
+        let text = line.trimmingSpaces
+        guard text.hasPrefix("[!"), text.hasSuffix("]"), text.count > 3 else { return false }
+        return text.dropFirst(2).dropLast().allSatisfy { $0.isASCII && $0.isLetter }
     }
 
     /// Whether `lines[index]`, opening with `Table:` or `:` after a blank line, is a table's
@@ -254,10 +364,17 @@ enum PandocTables {
                 if line.count < 4_096 { line.append(byte) } else { line[line.count - 1] = byte }
                 continue
             }
-            if mayOpenTable(line) { return true }
+            if mayOpenTable(inContainer: line[...]) { return true }
             line.removeAll(keepingCapacity: true)
             if next == nil { return false }
         }
+    }
+
+    /// Whether `line` (without its line feed) may open a table or a caption after its quote
+    /// markers and its indent, which a table in a quote or a list item has before it.
+    static func mayOpenTable(inContainer line: ArraySlice<UInt8>) -> Bool {
+        let content = line.firstIndex { $0 != 0x20 && $0 != 0x09 && $0 != UInt8(ascii: ">") } ?? line.endIndex
+        return mayOpenTable(content == line.startIndex ? Array(line) : Array(line[content...]))
     }
 
     /// Whether `line` (without its line feed) is a dashed line of two groups or more, a grid

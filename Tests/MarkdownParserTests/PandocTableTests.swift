@@ -116,6 +116,84 @@ import Testing
         #expect(piped.rows.first.map(texts) == ["x|y", "2"])
     }
 
+    /// A table inside a quote, an alert, a list item or containers inside one another is a
+    /// table in that container, as Pandoc reads it; the container goes on after it, and a
+    /// table-like quote in code stays code.
+    @Test(arguments: [
+        ("quote", "> " + simple.replacingOccurrences(of: "\n", with: "\n> ") + "\n>\n> After.\n", ["quote"]),
+        ("alert", "> [!NOTE]\n> " + grid.replacingOccurrences(of: "\n", with: "\n> ") + "\n", ["alert"]),
+        (
+            "list item", "1. Step\n\n   " + multiline.replacingOccurrences(of: "\n", with: "\n   ") + "\n2. Next\n",
+            ["list"]
+        ),
+        ("item's first line", "- Right  Left\n  -----  ----\n  12     12\n  3      4\n", ["list"]),
+        ("nested quote", "> > " + grid.replacingOccurrences(of: "\n", with: "\n> > ") + "\n", ["quote", "quote"]),
+        (
+            "list in a quote", "> - A\n>\n>   " + headerless.replacingOccurrences(of: "\n", with: "\n>   ") + "\n",
+            ["quote", "list"]
+        ),
+        (
+            "nested list", "- A\n  - B\n\n    " + simple.replacingOccurrences(of: "\n", with: "\n    ") + "\n",
+            ["list", "list"]
+        ),
+    ])
+    func aTableInAContainerIsATable(name: String, markdown: String, path: [String]) throws {
+        func table(in blocks: some Collection<Block>, path: ArraySlice<String>) -> Table? {
+            for block in blocks {
+                switch block.kind {
+                case .table(let table) where path.isEmpty: return table
+                case .blockQuote(let children) where path.first == "quote",
+                    .alert(_, let children) where path.first == "alert":
+                    if let found = table(in: children, path: path.dropFirst()) { return found }
+                case .list(let list) where path.first == "list":
+                    for item in list.items {
+                        if let found = table(in: item.blocks, path: path.dropFirst()) { return found }
+                    }
+                default: continue
+                }
+            }
+            return nil
+        }
+        let blocks = parsed(markdown)
+        let found = try #require(table(in: blocks, path: path[...]), "\(name): \(blocks)")
+        #expect(found.rows.count >= 2, "\(name)")
+        #expect(!found.rows.joined().contains { $0.plainText.contains("---") || $0.plainText.contains("|") }, "\(name)")
+        if name == "list item" {
+            guard case .list(let list)? = blocks.first?.kind else {
+                Issue.record("\(blocks)")
+                return
+            }
+            #expect(list.items.count == 2)
+        }
+        if name == "quote" {
+            guard case .blockQuote(let children)? = blocks.first?.kind else {
+                Issue.record("\(blocks)")
+                return
+            }
+            guard case .paragraph(let after)? = children.last?.kind else {
+                Issue.record("\(children)")
+                return
+            }
+            #expect(after.plainText == "After.")
+            #expect(blocks.count == 1)
+        }
+    }
+
+    /// A caption beside a table in a list item is its caption, and lines after a table in a
+    /// quote keep their numbers.
+    @Test func aCaptionAndTheLinesAfterATableInAContainer() throws {
+        let markdown =
+            "- Item\n\n  " + Self.simple.replacingOccurrences(of: "\n", with: "\n  ")
+            + "\n\n  Table: In the item.\n\n> " + Self.multiline.replacingOccurrences(of: "\n", with: "\n> ")
+            + "\n>\n> Quoted after.\n"
+        let rewritten = try #require(PandocTables.rewriting(markdown))
+        let lines = rewritten.split(separator: "\n", omittingEmptySubsequences: false)
+        #expect(lines.count == markdown.split(separator: "\n", omittingEmptySubsequences: false).count)
+        #expect(lines.contains("  [In the item.]{.caption}"), "\(rewritten)")
+        #expect(lines.last(where: { !$0.isEmpty }) == "> Quoted after.")
+        #expect(lines.allSatisfy { !$0.hasPrefix(">") || $0 == ">" || $0.hasPrefix("> ") }, "\(rewritten)")
+    }
+
     /// Only a table is read as one: a setext heading, a rule between paragraphs, a dashed line
     /// with no rows under it, and tables inside code stay what CommonMark reads.
     @Test func whatOnlyLooksLikeATableStaysAsWritten() {
@@ -123,6 +201,9 @@ import Testing
             "Title\n-----\n\nText.\n", "One.\n\n-----------\n\nTwo.\n", "Lead\n----- -----\n\nText.\n",
             "```\n" + Self.simple + "\n```\n", "    +---+---+\n    | a | b |\n    +---+---+\n",
             "<pre>\n" + Self.grid + "\n</pre>\n", "```\n| a |\n|---|\n| 1 |\n\n: not a caption\n\n```\n",
+            "```markdown\n> " + Self.simple.replacingOccurrences(of: "\n", with: "\n> ") + "\n```\n",
+            "- Item\n\n      " + Self.simple.replacingOccurrences(of: "\n", with: "\n      ") + "\n",
+            "> Lead\n> ----- -----\n>\n> Text.\n",
         ]
         for markdown in untouched {
             #expect(
@@ -184,10 +265,13 @@ import Testing
     }
 
     /// What opens a table and never closes it, what a grid table's rules would be if they were
-    /// read column by column, one wide grid table, captions, and a row of tabs (each four
-    /// columns wide, held as one), 2,000 and 16,000 times: eight times the input takes well
-    /// under sixteen times as long.
-    @Test(arguments: ["unclosed", "grid rule", "wide grid", "captions", "tabs"])
+    /// read column by column, one wide grid table, captions, a row of tabs (each four columns
+    /// wide, held as one), quotes inside one another, list items that open tables and a long
+    /// quote that opens none, 2,000 and 16,000 times: eight times the input takes well under
+    /// sixteen times as long.
+    @Test(arguments: [
+        "unclosed", "grid rule", "wide grid", "captions", "tabs", "deep quotes", "many items", "long quote",
+    ])
     func tableLikeTextIsReadInLinearTime(kind: String) {
         func source(_ count: Int) -> String {
             switch kind {
@@ -198,6 +282,10 @@ import Testing
                 String(repeating: "+-", count: count) + "+\n" + String(repeating: "|a", count: count) + "|\n"
                     + String(repeating: "+-", count: count) + "+\n"
             case "tabs": "  a     b\n----- -----\n x" + String(repeating: "\t", count: count * 8) + "y\n"
+            case "deep quotes":
+                String(repeating: "> ", count: count) + "a   b\n" + String(repeating: "> ", count: count) + "--- ---\n"
+            case "long quote": String(repeating: "> text\n", count: count * 4) + "\n--- ---\nx   y\n"
+            case "many items": String(repeating: "- a\n\n  --- ---\n  x   y\n", count: count)
             default: String(repeating: "| a |\n|---|\n| 1 |\n\n: Caption.\n\n", count: count)
             }
         }
