@@ -118,7 +118,7 @@ public enum MathAlphabet: String, Hashable, Sendable, CaseIterable {
     public init?(command: String) {
         switch command {
         case "mathrm", "mathup", "symup": self = .roman
-        case "mathit", "symit": self = .italic
+        case "mathit", "symit", "mathnormal": self = .italic
         case "mathbf", "symbf", "mathbfup", "bold": self = .bold
         case "boldsymbol", "bm", "mathbfit", "symbfit": self = .boldItalic
         case "mathcal", "mathscr", "symcal", "symscr": self = .script

@@ -164,7 +164,8 @@ extension MathParser {
             let rule = thickness.isEmpty || Self.emLength(thickness) > 0
             let fraction = MathNucleus.fraction(
                 numerator: numerator, denominator: denominator, rule: rule, style: level, left: left, right: right)
-            nodes.append(.atom(MathAtom(left == nil && right == nil ? .inner : .ord, fraction)))
+            // amsmath's `\genfrac` sets its fraction in braces, an Ord atom, as `\frac`.
+            nodes.append(.atom(MathAtom(.ord, fraction)))
         default:
             return parseWrapper(name, into: &nodes, start: start)
         }

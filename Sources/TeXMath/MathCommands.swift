@@ -72,8 +72,32 @@ extension MathParser {
             }
             return
         }
+        if let definition = Self.standardDefinitions[name] {
+            expand(definition, named: name, start: start, into: &nodes, stop: stop)
+            return
+        }
         unknown(name, at: start, into: &nodes)
     }
+
+    /// Commands of amsmath, mathtools and MathJax that are definitions over others, as those
+    /// packages define them: `\varlimsup` (lim with a bar over it), `\idotsint` (∫⋯∫),
+    /// `\sideset{_a^b}{_c^d}\sum` (scripts beside a large operator), `\prescript{a}{b}{X}`, and
+    /// MathJax's `\class`, `\cssId`, `\style` and `\bbox`, whose styling has no meaning on paper
+    /// and whose content is set as it is.
+    static let standardDefinitions: [String: MathMacro] = [
+        "varlimsup": MathMacro(body: "\\mathop{\\overline{\\mathrm{lim}}}"),
+        "varliminf": MathMacro(body: "\\mathop{\\underline{\\mathrm{lim}}}"),
+        "varinjlim": MathMacro(body: "\\mathop{\\underrightarrow{\\mathrm{lim}}}"),
+        "varprojlim": MathMacro(body: "\\mathop{\\underleftarrow{\\mathrm{lim}}}"),
+        "idotsint": MathMacro(body: "\\mathop{\\int\\mkern-4mu\\cdots\\mkern-4mu\\int}"),
+        "sideset": MathMacro(parameterCount: 3, body: "\\mathop{{}#1\\!\\mathop{#3}\\nolimits#2}"),
+        "prescript": MathMacro(parameterCount: 3, body: "{}^{#1}_{#2}#3"),
+        "nobreakspace": MathMacro(body: "~"),
+        "class": MathMacro(parameterCount: 2, body: "{#2}"),
+        "cssId": MathMacro(parameterCount: 2, body: "{#2}"),
+        "style": MathMacro(parameterCount: 2, body: "{#2}"),
+        "bbox": MathMacro(parameterCount: 2, optionalDefault: "", body: "{#2}"),
+    ]
 
     mutating func unknown(_ name: String, at start: Int, into nodes: inout [MathNode]) {
         problem("unknown math command \\\(name)", at: start)
@@ -123,15 +147,45 @@ extension MathParser {
             let fraction = MathNucleus.fraction(
                 numerator: numerator, denominator: denominator, rule: !binomial, style: style,
                 left: binomial ? "(" : nil, right: binomial ? ")" : nil)
-            nodes.append(.atom(MathAtom(binomial ? .ord : .inner, fraction)))
+            // LaTeX's `\frac` and amsmath's `\binom` set the fraction in braces, an Ord atom
+            // (The TeXbook, chapter 17: a group in braces is an Ord), not Inner as a bare `\over`.
+            nodes.append(.atom(MathAtom(.ord, fraction)))
         case "sqrt":
             let degree = parseOptionalList()
             nodes.append(.atom(MathAtom(.ord, .radical(degree: degree, radicand: parseArgument()))))
+        case "root":
+            // Plain TeX's `\root 3 \of {x}`: the degree is what stands before `\of`.
+            var degree: [MathNode] = []
+            while !atEnd {
+                skipSpaces()
+                guard peekCommand() != "of" else { break }
+                let before = position
+                degree += parseArgument()
+                if position == before { break }
+            }
+            if peekCommand() == "of" { _ = readCommand() } else { problem("\\root without \\of", at: start) }
+            nodes.append(.atom(MathAtom(.ord, .radical(degree: degree, radicand: parseArgument()))))
+        case "leftroot", "uproot":
+            // amsmath's nudges of a root's degree, in mu: the degree keeps its place.
+            _ = readRawArgument()
+        case "unicode":
+            // MathJax's `\unicode{8747}`, `\unicode{x222B}`, `\unicode{0x222B}`: the character.
+            let number = readRawArgument().trimmingSpaces
+            let hex = number.hasPrefix("0x") ? number.dropFirst(2) : number.hasPrefix("x") ? number.dropFirst() : nil
+            if let value = hex.map({ UInt32($0, radix: 16) }) ?? UInt32(number), let scalar = Unicode.Scalar(value),
+                value != 0
+            {
+                nodes.append(characterNode(scalar))
+            } else {
+                problem("\\unicode needs a character's number, such as 8747 or x222B, not '\(number)'", at: start)
+                nodes.append(.atom(MathAtom(.ord, .error(written(from: start)))))
+            }
         case "left":
             nodes.append(parseFenced(start: start))
         case "right", "middle":
             problem("\\\(name) without \\left", at: start)
             _ = readDelimiter(after: name)
+            nodes.append(.atom(MathAtom(.ord, .error(written(from: start)))))
         case "big", "Big", "bigg", "Bigg", "bigl", "Bigl", "biggl", "Biggl", "bigr", "Bigr", "biggr", "Biggr",
             "bigm", "Bigm", "biggm", "Biggm":
             let long = name.hasPrefix("bigg") || name.hasPrefix("Bigg")
@@ -160,6 +214,7 @@ extension MathParser {
         case "end":
             problem("\\end without \\begin", at: start)
             _ = readRawArgument()
+            nodes.append(.atom(MathAtom(.ord, .error(written(from: start)))))
         default:
             return false
         }
@@ -182,7 +237,7 @@ extension MathParser {
             let color = readRawArgument()
             nodes.append(.atom(MathAtom(.ord, .colored(color, parseArgument()))))
         case "tag", "tag*":
-            let label = readRawArgument()
+            let label = tagText(readRawArgument(), at: start)
             let written = name == "tag" ? "(\(label))" : label
             tagCount += 1
             // One label a formula: a second would stand in the first's place, so it is said.
@@ -364,6 +419,15 @@ extension MathParser {
         }
     }
 
+    /// A `\tag`'s text with each formula inside it (`\tag{$\ast$}`) set as its characters (∗),
+    /// as amsmath sets math inside a tag's text; its problems are reported at the `\tag`.
+    mutating func tagText(_ raw: String, at start: Int) -> String {
+        guard raw.contains("$") else { return raw }
+        return Self.textRuns(raw, face: .regular).map { run in
+            run.math ? MathFormula.plainText(parseEmbedded(run.text, at: start)) : run.text
+        }.joined()
+    }
+
     /// A formula written inside text (`\text{if $x > 0$}`), read as math in this parser's
     /// state (its definitions, its alphabet); its problems are reported at the text command.
     mutating func parseEmbedded(_ source: String, at start: Int) -> [MathNode] {
@@ -484,7 +548,8 @@ extension MathParser {
     /// Text-mode commands whose argument is text, and the face each sets it in.
     static let textCommands: [String: TextFaceChange] = [
         "text": .kept, "mbox": .kept, "hbox": .kept, "textrm": .kept, "textup": .kept, "textsf": .kept,
-        "textnormal": .regular, "textbf": .bold, "textit": .italic, "textsl": .italic, "emph": .emphasis,
+        "textnormal": .regular, "textbf": .bold, "textit": .italic, "textsl": .italic, "textsc": .kept,
+        "emph": .emphasis,
         "texttt": .monospace,
     ]
 }

@@ -149,7 +149,7 @@ extension MathLayout {
         let cells = array.rows.map { row in row.map { layoutList($0, style: cellStyle) } }
         let columns = cells.map(\.count).max() ?? 0
         var widths = [Double](repeating: 0, count: columns)
-        for row in cells {
+        for (rowIndex, row) in cells.enumerated() where !array.textRows.contains(rowIndex) {
             for (column, cell) in row.enumerated() { widths[column] = max(widths[column], cell.width) }
         }
         let strutScale = cellStyle.level == .script ? scale(cellStyle) / scale(style) : 1
@@ -173,11 +173,16 @@ extension MathLayout {
         }
         var rowTops: [Double] = []
         var rowBottoms: [Double] = []
+        var textWidth = 0.0
         for (rowIndex, row) in cells.enumerated() {
             let height = max(strutHeight, row.map(\.height).max() ?? 0)
             let depth = max(strutDepth, row.map(\.depth).max() ?? 0)
             if rowIndex > 0 { baseline -= height }
-            for (column, cell) in row.enumerated() {
+            if array.textRows.contains(rowIndex), let text = row.first {
+                grid.place(text, x: 0, y: baseline)
+                textWidth = max(textWidth, text.width)
+            }
+            for (column, cell) in row.enumerated() where !array.textRows.contains(rowIndex) {
                 let alignment =
                     rowIndex < array.rowAlignments.count
                     ? array.rowAlignments[rowIndex] : array.alignments[column % array.alignments.count]
@@ -196,7 +201,7 @@ extension MathLayout {
             let extra = rowIndex < array.extraRowSpace.count ? array.extraRowSpace[rowIndex] * size : 0
             baseline -= depth + array.rowGap * size + extra
         }
-        grid.width = columns > 0 ? x[columns - 1] + widths[columns - 1] : 0
+        grid.width = max(textWidth, columns > 0 ? x[columns - 1] + widths[columns - 1] : 0)
         if columns > 0, array.verticalRules.contains(columns) {
             ruleX[columns] = grid.width + padding
             grid.width += padding + rule

@@ -5,6 +5,23 @@ extension MathParser {
         var extraSpace: [Double] = []
         /// `\hline` and `\cline` at the start of a row (or after the last).
         var rules: [MathRowRule] = []
+        /// The rows of text between rows (`\intertext{…}`), by index.
+        var textRows: Set<Int> = []
+    }
+
+    /// amsmath's `\intertext{…}` and mathtools' `\shortintertext{…}` at the start of a row: its
+    /// text as a row of its own, outside the columns (amsmath sets it flush left between the
+    /// aligned rows, which keep their alignment across it).
+    mutating func readInterText(into rows: inout Rows) {
+        while true {
+            skipSpaces()
+            guard let name = peekCommand(), name == "intertext" || name == "shortintertext" else { return }
+            let start = position
+            _ = readCommand()
+            rows.textRows.insert(rows.rows.count)
+            rows.rows.append([textNodes(readRawArgument(), face: .regular, at: start)])
+            rows.extraSpace.append(0)
+        }
     }
 
     /// A cell written in text mode (`cases*`' second column): its raw text up to the next `&`,
@@ -42,7 +59,10 @@ extension MathParser {
         let cellStop: Stop = group ? .groupCell : .cell
         var rows = Rows()
         var row: [[MathNode]] = []
-        if firstCell == nil { readRowRules(before: 0, into: &rows.rules) }
+        if firstCell == nil {
+            readRowRules(before: 0, into: &rows.rules)
+            readInterText(into: &rows)
+        }
         var cell = firstCell ?? parseList(stop: cellStop)
         while true {
             row.append(cell)
@@ -58,6 +78,7 @@ extension MathParser {
                 rows.extraSpace.append(readOptionalRaw().map(Self.emLength) ?? 0)
                 row = []
                 readRowRules(before: rows.rows.count, into: &rows.rules)
+                readInterText(into: &rows)
                 cell = parseList(stop: cellStop)
                 continue
             }
@@ -137,10 +158,12 @@ extension MathParser {
         if Self.alignmentEnvironments.contains(name) {
             // amsmath begins each right-hand (even) column with an empty group, so that
             // `&= b` spaces the relation as in `{} = b`.
-            rows.rows = rows.rows.map { row in
-                row.enumerated().map { index, cell in
-                    index % 2 == 1 ? [.atom(MathAtom(.ord, .list([])))] + cell : cell
-                }
+            rows.rows = rows.rows.enumerated().map { rowIndex, row in
+                rows.textRows.contains(rowIndex)
+                    ? row
+                    : row.enumerated().map { index, cell in
+                        index % 2 == 1 ? [.atom(MathAtom(.ord, .list([])))] + cell : cell
+                    }
             }
         }
         var nucleus = Self.environmentNucleus(starredMatrix ? String(name.dropLast()) : name, rows: rows)!
@@ -203,6 +226,7 @@ extension MathParser {
         let (left, right) = delimiters[name] ?? (nil, nil)
         var array = MathArray(rows: rows.rows, alignments: [.center], columnGaps: [1], extraRowSpace: rows.extraSpace)
         array.horizontalRules = rows.rules
+        array.textRows = rows.textRows
         switch name {
         case _ where alignmentEnvironments.contains(name):
             array.alignments = [.right, .left]

@@ -114,6 +114,8 @@ public struct MathLayout: Sendable {
     }
 
     /// A box for a character of the formula: its glyph, or the shaped text for several scalars.
+    /// A character the math font lacks (`½`, `ϝ`) is set in the surrounding text's face, whose
+    /// fallback finds a font that draws it, as unicode-math falls back on its text font.
     func symbolBox(_ text: String, _ style: MathStyle) -> MathBox {
         let scalars = text.unicodeScalars
         if scalars.count == 1 {
@@ -122,6 +124,11 @@ public struct MathLayout: Sendable {
                 ? font.scriptGlyph(for: scalars.first!, level: style.level == .script ? 1 : 2)
                 : font.glyph(for: scalars.first!)
             if let glyph { return glyphBox(glyph, style) }
+            if textMeasurer != nil {
+                var box = proseBox(text, face: .regular, style)
+                box.isCharacter = true
+                return box
+            }
         }
         var box = textBox(text, style)
         box.isCharacter = scalars.count == 1

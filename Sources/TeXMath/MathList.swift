@@ -228,6 +228,9 @@ public struct MathArray: Hashable, Sendable {
     /// The row boundaries ruled by `\hline` (0 above the first row, n below the nth) and
     /// `\cline{a-b}` (its columns, 1-based as LaTeX counts them; nil: the whole width).
     public var horizontalRules: [MathRowRule] = []
+    /// The rows of text between aligned rows (`\intertext{…}`), by index: one cell each, set
+    /// flush left across the array, its width no column's.
+    public var textRows: Set<Int> = []
 
     /// Creates an array.
     public init(
@@ -426,11 +429,14 @@ extension MathFormula {
 
 extension MathFormula {
     /// The texts set in the surrounding text's face (``MathNucleus/prose(_:_:)``: `\text{…}`,
-    /// `\mbox{…}`, `\textbf{…}`), and the formula's `\tag` label last: what a font check of the
-    /// formula's text faces reads. A walk with a stack of lists, no recursion, so each list's
-    /// own texts come before those of the lists inside it (not quite source order).
+    /// `\mbox{…}`, `\textbf{…}`), then the formula's symbols as one text (a symbol the math font
+    /// lacks is set in the text's face, see ``MathLayout/symbolBox(_:_:)``), and the formula's
+    /// `\tag` label last: what a font check of the formula's text faces reads. A walk with a
+    /// stack of lists, no recursion, so each list's own texts come before those of the lists
+    /// inside it (not quite source order).
     public var proseTexts: [String] {
         var texts: [String] = []
+        var symbols = ""
         var pending: [[MathNode]] = [nodes]
         while let list = pending.popLast() {
             var inner: [[MathNode]] = []
@@ -446,7 +452,8 @@ extension MathFormula {
                 case .accent(_, let base, _, _), .bar(_, let base), .brace(_, _, let base): inner.append(base)
                 case .fenced(_, let parts): inner += parts
                 case .array(let array, _, _): inner += array.rows.flatMap { $0 }
-                case .symbol, .text, .sizedDelimiter, .error, .extensibleArrow: break
+                case .symbol(let text): symbols += text
+                case .text, .sizedDelimiter, .error, .extensibleArrow: break
                 }
                 inner += [atom.superscript ?? [], atom.subscript ?? []]
             }
@@ -454,7 +461,7 @@ extension MathFormula {
             // read in the order they are written.
             pending += inner.reversed()
         }
-        return texts + (tag.map { [$0] } ?? [])
+        return texts + (symbols.isEmpty ? [] : [symbols]) + (tag.map { [$0] } ?? [])
     }
 }
 

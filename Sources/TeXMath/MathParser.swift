@@ -161,6 +161,11 @@ public struct MathParser {
         problems.append(MathProblem(message: message, offset: offsets[min(index, offsets.count - 1)]))
     }
 
+    /// The source from scalar `start` to the parser's position, as written.
+    func written(from start: Int) -> String {
+        String(String.UnicodeScalarView(scalars[min(start, position)..<position]))
+    }
+
     mutating func skipSpaces() {
         while let scalar = current, scalar.properties.isWhitespace { position += 1 }
     }
@@ -253,14 +258,17 @@ public struct MathParser {
             case "&":
                 problem("& outside an alignment", at: position)
                 position += 1
+                nodes.append(.atom(MathAtom(.ord, .error("&"))))
             case "\\":
                 if atRowSeparator {
                     problem("\\\\ outside an alignment", at: position)
                     position += 2
+                    nodes.append(.atom(MathAtom(.ord, .error("\\\\"))))
                     continue
                 }
                 parseCommand(into: &nodes, stop: stop)
             default:
+                if attachUnicodeScripts(to: &nodes) { continue }
                 position += 1
                 nodes.append(characterNode(scalar))
             }
@@ -396,7 +404,39 @@ public struct MathParser {
     /// Attaches a script to the last atom (an empty one when there is none, as TeX does).
     mutating func attachScript(superscript: Bool, to nodes: inout [MathNode]) {
         let start = position - 1
-        let script = parseArgument()
+        attach(parseArgument(), superscript: superscript, to: &nodes, at: start)
+    }
+
+    /// Unicode's superscript and subscript characters (`x²`, `a₁`, `x⁻¹`), read as the script
+    /// of the atom before them, as unicode-math reads them: the run of such characters at the
+    /// parser, one script; false when the parser is at none.
+    mutating func attachUnicodeScripts(to nodes: inout [MathNode]) -> Bool {
+        guard let first = current, let lowered = Self.unicodeScripts[first] else { return false }
+        let start = position
+        var script: [MathNode] = []
+        while let scalar = current, let (base, raised) = Self.unicodeScripts[scalar], raised == lowered.raised {
+            script.append(characterNode(base))
+            position += 1
+        }
+        attach(script, superscript: lowered.raised, to: &nodes, at: start)
+        return true
+    }
+
+    /// Each of Unicode's superscript and subscript characters: the character it raises or
+    /// lowers, and whether it raises it.
+    static let unicodeScripts: [Unicode.Scalar: (base: Unicode.Scalar, raised: Bool)] = {
+        var scripts: [Unicode.Scalar: (base: Unicode.Scalar, raised: Bool)] = [:]
+        for (base, script) in MathFormula.superscripts where scripts[script] == nil {
+            scripts[script] = (base == "\u{2212}" ? "-" : base, true)
+        }
+        for (base, script) in MathFormula.subscripts where scripts[script] == nil {
+            scripts[script] = (base == "\u{2212}" ? "-" : base, false)
+        }
+        return scripts
+    }()
+
+    /// Attaches `script`, written at `start`, to the last atom.
+    mutating func attach(_ script: [MathNode], superscript: Bool, to nodes: inout [MathNode], at start: Int) {
         guard case .atom(var atom)? = nodes.last else {
             var atom = MathAtom(.ord, .list([]))
             if superscript { atom.superscript = script } else { atom.subscript = script }

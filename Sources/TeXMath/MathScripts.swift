@@ -175,15 +175,16 @@ extension MathLayout {
     }
 
     /// An accent over or under its base (Appendix G, rule 12, with AccentBaseHeight and the
-    /// glyphs' top accent attachments); a stretchy accent takes the widest size variant no wider
-    /// than the base.
+    /// glyphs' top accent attachments); a stretchy accent (`\widehat`) takes the widest size
+    /// variant no wider than the base, any other (`\hat`) keeps its glyph, as unicode-math's
+    /// fixed accents do.
     func accentBox(_ accent: String, base: [MathNode], stretchy: Bool, bottom: Bool, _ style: MathStyle) -> MathBox {
         let baseBox = layoutList(base, style: style.crampedStyle)
         guard let scalar = accent.unicodeScalars.first, let nominal = font.glyph(for: scalar) else {
             return baseBox
         }
         var glyph = nominal
-        if stretchy || baseBox.width > font.advance(of: nominal) * scale(style) * 1.5 {
+        if stretchy {
             let limit = baseBox.width / scale(style)
             let variants = font.variants(of: nominal, vertical: false)
             glyph = variants.last { $0.advance <= limit * 1.05 }?.glyph ?? nominal

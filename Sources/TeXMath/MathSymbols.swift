@@ -141,6 +141,8 @@ public enum MathSymbols {
         ("varpropto", "propto"), ("varsubsetneq", "subsetneq"), ("varsupsetneq", "supsetneq"),
         ("varsubsetneqq", "subsetneqq"), ("varsupsetneqq", "supsetneqq"), ("nshortmid", "nmid"),
         ("nshortparallel", "nparallel"), ("llbracket", "lBrack"), ("rrbracket", "rBrack"),
+        ("shortmid", "mid"), ("shortparallel", "parallel"), ("vcentcolon", "mathratio"), ("ratio", "mathratio"),
+        ("utilde", "wideutilde"),
     ]
 
     /// Symbols LaTeX has and unicode-math's table names otherwise (or not at all): ellipses are

@@ -122,15 +122,15 @@ struct FontCheck {
     ) {
         var findings = Findings()
         var offset = 0
-        // Where each formula is written, by its run's offset: its text is not in the source.
-        var formulaPlaces: [Offset: SourceLocation] = [:]
+        // Where each formula is written, by its run's offsets: its text is not in the source.
+        var formulaPlaces: [(offsets: Range<Offset>, location: SourceLocation?)] = []
         for paragraph in paragraphs {
             for run in paragraph.runs {
                 if let formula = run.style.inlineFormula {
                     if firstFormula == nil { firstFormula = (formula.family, formula.location ?? location) }
                     // The formula's `\text{…}` is set in the surrounding text's face: checked
                     // as text of that face, placed at the formula (its first piece only).
-                    formulaPlaces[offset] = formula.location
+                    formulaPlaces.append((offset..<(offset + max(1, run.text.utf8.count)), formula.location))
                     var prose = run.style
                     prose.font.families = formula.textFont.families
                     for text in formula.piece == 0 ? formula.formula.proseTexts : [] {
@@ -163,7 +163,11 @@ struct FontCheck {
         let wanted = findings.problems.compactMap(\.3) + missingHere.compactMap(\.1)
         let places = running ? [:] : positions(of: Set(wanted), in: paragraphs, from: location)
         func place(_ offset: Offset?) -> SourceLocation? {
-            offset.flatMap { places[$0] ?? formulaPlaces[$0] } ?? location
+            guard let offset else { return location }
+            if let formula = formulaPlaces.first(where: { $0.offsets.contains(offset) }), let place = formula.location {
+                return place
+            }
+            return places[offset] ?? location
         }
         for (request, spec, resolved, at) in findings.problems {
             problems.append((request, place(at), spec, resolved))

@@ -446,6 +446,18 @@ import Typography
             "\(report.diagnostics.map(\.description))")
     }
 
+    /// A character no installed font draws, typed in a formula or written with `\unicode`, is
+    /// warned about at the formula that holds it, as one in the text is at its place.
+    @Test func aCharacterNoFontDrawsInAFormulaIsWarnedAboutAtTheFormula() throws {
+        let markdown = "Text $x + \u{17000}$ here.\n\nAnd $$y = \\unicode{x17001}$$ there.\n"
+        let (_, report) = try Render.markdown(markdown, name: "math-no-font")
+        let warning = try #require(
+            report.diagnostics.first { $0.message.contains("no installed font draws") },
+            "\(report.diagnostics.map(\.description))")
+        #expect(warning.location.map { "\($0.line):\($0.column)" } == "1:6", "\(warning.description)")
+        #expect(warning.message.contains("U+17000"))
+    }
+
     /// A formula that only defines sets nothing, not even the space after it: a paragraph that
     /// opens with one starts at the margin, and one between words leaves one space; a
     /// definition that runs away is drawn as the command written, once, with one warning.

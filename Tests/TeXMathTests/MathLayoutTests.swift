@@ -279,6 +279,82 @@ struct FixedMathFont: MathFont {
         #expect(!glyphs.isEmpty)  // a size variant, not the nominal parenthesis
     }
 
+    /// A fraction of `\frac`, `\genfrac` or `\binom` is an Ord atom, as LaTeX's braces make it:
+    /// no thin space between it and a letter (`\frac12 m`), as with `{\frac12}m`.
+    @Test func fractionsAreOrdinaryAtoms() {
+        for source in [#"\frac12"#, #"\dfrac12"#, #"\binom12"#, #"\genfrac{}{}{}{}12"#] {
+            let alone = Self.width(source)
+            let letter = Self.width("m")
+            #expect(abs(Self.width(source + " m") - (alone + letter)) < 1e-9, "\(source)")
+            #expect(abs(Self.width(source + " m") - Self.width("{" + source + "}m")) < 1e-9, "\(source)")
+        }
+    }
+
+    /// An accent that does not stretch (`\hat`) keeps its glyph over a wide base; `\widehat`
+    /// takes the widest variant no wider than the base.
+    @Test func onlyWideAccentsStretch() {
+        func accentGlyph(_ source: String) -> UInt32? {
+            let box = Self.layout.layout(MathParser.parse(source), style: .text)
+            return box.drawnItems.compactMap { if case .glyph(let glyph, _, _, _, _) = $0 { glyph } else { nil } }
+                .first { $0 == 0x302 || $0 >= 0x10_0000 }
+        }
+        #expect(accentGlyph(#"\hat{xyz}"#) == 0x302)
+        #expect(accentGlyph(#"\hat{x}"#) == 0x302)
+        #expect(accentGlyph(#"\widehat{xyz}"#).map { $0 >= 0x10_0000 } == true)
+    }
+
+    /// A character the math font lacks is set in the text's face (whose fallback finds a font
+    /// that has it), in every style, not as the math font's missing-glyph box.
+    @Test func charactersTheMathFontLacksAreSetInTheTextFace() {
+        struct Lacking: MathFont {
+            let base = FixedMathFont()
+            var unitsPerEm: Double { base.unitsPerEm }
+            var minimumConnectorOverlap: Double { base.minimumConnectorOverlap }
+            func constant(_ constant: MathConstant) -> Double { base.constant(constant) }
+            func glyph(for scalar: Unicode.Scalar) -> UInt32? { scalar == "½" || scalar == "ϝ" ? nil : scalar.value }
+            func scriptGlyph(for scalar: Unicode.Scalar, level: Int) -> UInt32? { glyph(for: scalar) }
+            func shape(_ text: String) -> [MathShapedGlyph] { base.shape(text) }
+            func advance(of glyph: UInt32) -> Double { base.advance(of: glyph) }
+            func bounds(of glyph: UInt32) -> (ascent: Double, descent: Double) { base.bounds(of: glyph) }
+            func italicsCorrection(of glyph: UInt32) -> Double { 0 }
+            func topAccentAttachment(of glyph: UInt32) -> Double? { nil }
+            func variants(of glyph: UInt32, vertical: Bool) -> [(glyph: UInt32, advance: Double)] {
+                base.variants(of: glyph, vertical: vertical)
+            }
+            func assembly(of glyph: UInt32, vertical: Bool) -> [MathGlyphPart] { [] }
+        }
+        struct Measurer: MathTextMeasurer {
+            func measure(_ text: String, face: MathTextFace, size: Double) -> MathTextExtent {
+                MathTextExtent(width: Double(text.count) * size / 2, ascent: size * 0.7, descent: size * 0.2)
+            }
+        }
+        let layout = MathLayout(font: Lacking(), size: 10, textMeasurer: Measurer())
+        for source in ["x + ½", #"a^{ϝ}"#, #"\digamma"#] {
+            let box = layout.layout(MathParser.parse(source), style: .text)
+            let texts = box.drawnItems.compactMap { if case .text(let text, _, _, _, _, _) = $0 { text } else { nil } }
+            let glyphs = box.drawnItems.compactMap { if case .glyph(let glyph, _, _, _, _) = $0 { glyph } else { nil } }
+            #expect(texts.contains { $0 == "½" || $0 == "ϝ" }, "\(source): \(box.drawnItems)")
+            #expect(!glyphs.contains(0), "\(source)")
+        }
+    }
+
+    /// An `\intertext` row is set flush left and no column's width: the aligned rows stand
+    /// where they stand without it.
+    @Test func interTextTakesNoColumnsWidth() {
+        let plain = Self.layout.layout(
+            MathParser.parse(#"\begin{aligned} x &= y \\ u &= v \end{aligned}"#), style: .display)
+        let long = Self.layout.layout(
+            MathParser.parse(#"\begin{aligned} x &= y \\ \intertext{some words of text} u &= v \end{aligned}"#),
+            style: .display)
+        func xs(_ box: MathBox) -> [Double] {
+            box.drawnItems.compactMap {
+                if case .glyph(let glyph, let x, _, _, _) = $0, glyph == 0x3D { x } else { nil }
+            }
+        }
+        #expect(xs(plain) == xs(long))
+        #expect(long.width > plain.width)
+    }
+
     @Test func unknownCommandsAreDrawnInTheErrorColour() {
         let box = Self.layout.layout(MathParser.parse(#"\nosuchthing"#), style: .text)
         let colored = box.items.filter {

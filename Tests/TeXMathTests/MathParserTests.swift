@@ -98,6 +98,86 @@ import Testing
         #expect(MathParser.parse(#"E = mc^2 \tag*{A}"#).tag == "A")
     }
 
+    /// Unicode's superscript and subscript characters are the scripts of the atom before them,
+    /// a run of them one script, as unicode-math reads `x²`: never a character of their own,
+    /// which a math font need not have.
+    @Test(
+        arguments: [
+            ("x²", "𝑥", ["2"], nil), ("x⁻¹", "𝑥", ["\u{2212}", "1"], nil), ("a₁₂", "𝑎", nil, ["1", "2"]),
+            ("aₙ₊₁", "𝑎", nil, ["𝑛", "+", "1"]), ("e⁽ⁱ⁾", "𝑒", ["(", "𝑖", ")"], nil),
+        ] as [(String, String, [String]?, [String]?)])
+    func unicodeScriptCharactersAreScripts(source: String, base: String, raised: [String]?, lowered: [String]?) {
+        let atoms = Self.atoms(source)
+        #expect(atoms.count == 1, "\(atoms)")
+        func symbols(_ nodes: [MathNode]?) -> [String]? {
+            nodes?.compactMap {
+                if case .atom(let atom) = $0, case .symbol(let text) = atom.nucleus { text } else { nil }
+            }
+        }
+        #expect(atoms.first?.nucleus == .symbol(base))
+        #expect(symbols(atoms.first?.superscript) == raised)
+        #expect(symbols(atoms.first?.subscript) == lowered)
+        #expect(MathParser.parse(source).problems.isEmpty)
+    }
+
+    /// Input that is warned about is never dropped: a `\right` or `\middle` without `\left`,
+    /// an `\end` without `\begin`, `&` and `\\` inside a group are drawn as written.
+    @Test(arguments: [
+        (#"a \right) b"#, #"\right)"#), (#"a \middle| b"#, #"\middle|"#), (#"a \end{pmatrix} b"#, #"\end{pmatrix}"#),
+        (#"{a & b}"#, "&"), (#"{a \\ b}"#, #"\\"#),
+    ])
+    func strayCommandsAreDrawnAsWritten(source: String, written: String) {
+        let formula = MathParser.parse(source)
+        #expect(!formula.problems.isEmpty)
+        #expect(formula.plainText.contains(written), "\(formula.plainText)")
+    }
+
+    /// A `\tag`'s text may hold math (`\tag{$\ast$}`), set as its characters.
+    @Test func aTagMayHoldMath() {
+        #expect(MathParser.parse(#"E = mc^2 \tag{$\ast$}"#).tag == "(∗)")
+        #expect(MathParser.parse(#"E \tag{1$'$}"#).tag == "(1′)")
+        #expect(MathParser.parse(#"E \tag*{$\dagger$ main}"#).tag == "† main")
+    }
+
+    /// amsmath's, mathtools' and MathJax's commands defined over others, and plain TeX's
+    /// `\root … \of`, read without a problem: each makes what its package makes.
+    @Test func packageCommandsAreKnown() {
+        for source in [
+            #"\varlimsup_n a_n"#, #"\varliminf_n a_n"#, #"\varinjlim A"#, #"\varprojlim A"#, #"\idotsint f"#,
+            #"\sideset{_a^b}{_c^d}\sum x"#, #"\prescript{14}{6}{C}"#, #"\root 3 \of {x}"#,
+            #"\sqrt[\leftroot{2}\uproot{3} n]{y}"#, #"a \vcentcolon= b"#, #"a \shortmid b"#, #"\mathnormal{x}"#,
+            #"\utilde{u}"#, #"\unicode{x222B}"#, #"\unicode{8747}"#, #"\class{a}{x}"#, #"\cssId{b}{x}"#,
+            #"\style{color:red}{x}"#, #"\bbox[red]{x}"#, #"a\nobreakspace b"#, #"\text{\textsc{Abc}}"#,
+        ] {
+            let formula = MathParser.parse(source)
+            #expect(formula.problems.isEmpty, "\(source): \(formula.problems)")
+        }
+        guard case .radical(let degree, let radicand) = Self.atoms(#"\root 3 \of {x+1}"#).first?.nucleus else {
+            Issue.record("no root")
+            return
+        }
+        #expect(degree.map(MathFormula.plainText) == "3")
+        #expect(MathFormula.plainText(radicand) == "x+1")
+        #expect(Self.atoms(#"\unicode{x222B}"#).first?.nucleus == .symbol("∫"))
+        #expect(!MathParser.parse(#"\unicode{zz}"#).problems.isEmpty)
+    }
+
+    /// `\intertext{…}` between an alignment's rows is a row of text of its own.
+    @Test func interTextIsARowOfText() {
+        guard
+            case .array(let array, _, _) = Self.atoms(
+                #"\begin{align} x &= y \\ \intertext{so} u &= v \end{align}"#
+            ).first?.nucleus
+        else {
+            Issue.record("no alignment")
+            return
+        }
+        #expect(array.rows.count == 3)
+        #expect(array.textRows == [1])
+        #expect(array.rows[1].count == 1)
+        #expect(MathParser.parse(#"\begin{align} x &= y \\ \intertext{so} u &= v \end{align}"#).problems.isEmpty)
+    }
+
     /// An environment never ended is said at its `\begin`; one ended by another's `\end` at
     /// that `\end`.
     @Test func environmentsNeverEndedAreSaidAtTheirBegin() {
