@@ -121,6 +121,15 @@ public enum MarkdownParser {
         if marked != text { source = SourceText(marked, file: file) }
         source.writtenCells = marking.findings.wideRows
         source.definitionFences = definitionFences?.lines ?? []
+        for place in marking.findings.suffixedFormulas {
+            diagnostics.append(
+                Diagnostic(
+                    .warning,
+                    "'\(place.written)' is set as text: a letter after the closing '$' closes no formula (GitHub's "
+                        + "rule, which keeps '$PATH:$HOME' text); write it with a hyphen or a script, as '$n$-th' or "
+                        + "'$n^{\\text{th}}$'",
+                    at: SourceLocation(file: file, line: place.line, column: place.column), kind: .content))
+        }
         for place in marking.findings.unclosedDisplays {
             diagnostics.append(
                 Diagnostic(

@@ -50,6 +50,9 @@ enum MathSyntax {
     /// 1-based byte column.
     struct Findings {
         var unclosedDisplays: [(line: Int, column: Int)] = []
+        /// Formulas a letter after the closing dollar kept as text, where the letters are an
+        /// English suffix (`$n$th`, `$x$s`): where each is written, and what it is.
+        var suffixedFormulas: [(line: Int, column: Int, written: String)] = []
         var wideTables: [(line: Int, column: Int, columns: Int)] = []
         /// The rows of narrower tables with more cells than that (line → cells written), whose
         /// cells past the limit the pass escaped.
@@ -1011,9 +1014,29 @@ enum MathSyntax {
                     let source = String(decoding: bytes[(index + 1)..<position], as: UTF8.self)
                     return (source, false, position + 1)
                 }
+                if !isSpace(bytes[position - 1]), let suffix = ordinalSuffix(bytes, at: position + 1) {
+                    let written = String(decoding: bytes[index..<(position + 1 + suffix)], as: UTF8.self)
+                    let place = scan.position(of: index)
+                    scan.findings.suffixedFormulas.append((place.line, place.column, written))
+                }
                 return nil
             }
             position += 1
+        }
+        return nil
+    }
+
+    /// The length of the English suffix at `index` (`th`, `st`, `nd`, `rd`, `s`, `'s`) when a
+    /// letter or digit does not follow it: what `$n$th` and `$x$s` write after a formula that
+    /// GitHub's rule keeps as text; nil for anything else (`$PATH:$HOME`).
+    static func ordinalSuffix(_ bytes: [UInt8], at index: Int) -> Int? {
+        for suffix in ["th", "st", "nd", "rd", "s"] {
+            let end = index + suffix.utf8.count
+            guard end <= bytes.count, bytes[index..<end].elementsEqual(suffix.utf8) else { continue }
+            let after = end < bytes.count ? bytes[end] : 0
+            let letter =
+                (0x30...0x39).contains(after) || (0x41...0x5A).contains(after) || (0x61...0x7A).contains(after)
+            return letter ? nil : suffix.utf8.count
         }
         return nil
     }

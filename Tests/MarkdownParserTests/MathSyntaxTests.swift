@@ -177,6 +177,25 @@ import Testing
         }
     }
 
+    /// A formula followed by an English suffix (`$n$th`, `$x$s`), which GitHub's rule keeps as
+    /// text, is warned about where it is written, once; the fifty lines of dollars that are not
+    /// math warn about nothing.
+    @Test func aFormulaWithASuffixIsWarnedAbout() {
+        for (line, written) in [
+            ("The $n$th term.", "$n$th"), ("All $x$s here", "$x$s"), ("the $k$-th and $i$rd", "$i$rd"),
+        ] {
+            let found = MathSyntax.marking(line).findings.suffixedFormulas
+            #expect(found.map(\.written) == [written], "\(line): \(found)")
+            let column = line.distance(from: line.startIndex, to: line.range(of: written)!.lowerBound) + 1
+            #expect(found.first?.column == column, "\(line)")
+        }
+        let diagnostics = MarkdownParser.parse("A\n\nThe $n$th term and $k$th.\n", file: "t.md").diagnostics
+        #expect(diagnostics.map { "\($0.location?.line ?? 0):\($0.location?.column ?? 0)" } == ["3:5", "3:20"])
+        for line in ["echo $HOME and $PATH", "export PATH=$PATH:$HOME/bin", "$5 and $10th", "$x$stuff", "$n$-th"] {
+            #expect(MathSyntax.marking(line).findings.suffixedFormulas.isEmpty, "\(line)")
+        }
+    }
+
     @Test func mathFalseKeepsDollarsAsText() {
         let text = "---\nmath: false\n---\n\n$x^2$ and $$y$$\n"
         #expect(Self.formulas(text).isEmpty)
