@@ -409,6 +409,14 @@ enum MathShapes {
             guard let frame = formula.taggedFrame else { return [box] }
             var framed = MathBox(width: frame.width)
             framed.place(box, x: frame.inset, y: 0)
+            if let label = frame.labelBelow {
+                // The label's line under the formula, a third of an em below its depth.
+                let extent = text.measure(label, face: .regular, size: size)
+                let baseline = -(box.depth + size / 3 + extent.ascent)
+                framed.items.append(
+                    .text(label, face: .regular, x: frame.width - extent.width, y: baseline, size: size, color: nil))
+                framed.depth = max(framed.depth, -baseline + extent.descent)
+            }
             return [framed]
         }
         return layout.layoutPieces(formula.formula, style: .text)

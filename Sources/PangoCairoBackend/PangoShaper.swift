@@ -170,7 +170,9 @@ public final class PangoShaper: TextShaper {
 
     /// `paragraph` with the `\tag` label after each displayed formula flush right at `width`
     /// pt and the formula centred in that width (``InlineFormula/taggedFrame``), as LaTeX sets
-    /// an equation number; a formula too wide for that keeps its label two em spaces after it.
+    /// an equation number; a formula too wide for that, which still fits the measure, has its
+    /// label under it, flush right (amsmath's placement of a tag with no room beside its
+    /// equation); a formula wider than the measure keeps its label two em spaces after it.
     func placingTags(_ paragraph: StyledParagraph, width: Double) -> StyledParagraph {
         let separator = "\u{2003}\u{2003}"
         // The labels placed are gathered first and written after the loop: a run array written
@@ -190,15 +192,25 @@ public final class PangoShaper: TextShaper {
             let labelWidth = measureNaturalWidth(
                 StyledParagraph(runs: [StyledRun(text, style: label.style)], style: paragraph.style), keep: false)
             let inset = (width - box.width) / 2
-            guard inset + box.width + label.style.font.size <= width - labelWidth else { continue }
-            formula.taggedFrame = InlineFormula.TaggedFrame(width: width - labelWidth, inset: inset)
+            if inset + box.width + label.style.font.size <= width - labelWidth {
+                formula.taggedFrame = InlineFormula.TaggedFrame(width: width - labelWidth, inset: inset)
+            } else if box.width <= width {
+                formula.taggedFrame = InlineFormula.TaggedFrame(width: width, inset: inset, labelBelow: text)
+            } else {
+                continue
+            }
             placements.append((index, formula, text))
         }
         guard !placements.isEmpty else { return paragraph }
         var placed = paragraph
-        for placement in placements {
+        // From the last, so that a label run taken out leaves the indices before it.
+        for placement in placements.reversed() {
             placed.runs[placement.index].style.inlineFormula = placement.formula
-            placed.runs[placement.index + 1].text = placement.label
+            if placement.formula.taggedFrame?.labelBelow != nil {
+                placed.runs.remove(at: placement.index + 1)
+            } else {
+                placed.runs[placement.index + 1].text = placement.label
+            }
         }
         return placed
     }

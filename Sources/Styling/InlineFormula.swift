@@ -64,11 +64,17 @@ public struct InlineFormula: Hashable, Sendable {
         public var width: Double
         /// Where the formula's glyphs begin in the box, pt.
         public var inset: Double
+        /// The label set under the formula, flush right in the box, when there is no room for it
+        /// beside the formula (as amsmath moves an equation's tag to the line below); nil when
+        /// the label is a run of its own beside the box.
+        public var labelBelow: String?
 
-        /// A box `width` pt wide whose glyphs begin `inset` pt from its left.
-        public init(width: Double, inset: Double) {
+        /// A box `width` pt wide whose glyphs begin `inset` pt from its left, with `labelBelow`
+        /// under the formula.
+        public init(width: Double, inset: Double, labelBelow: String? = nil) {
             self.width = width
             self.inset = inset
+            self.labelBelow = labelBelow
         }
     }
 

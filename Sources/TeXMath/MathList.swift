@@ -429,14 +429,21 @@ extension MathFormula {
 
 extension MathFormula {
     /// The texts set in the surrounding text's face (``MathNucleus/prose(_:_:)``: `\text{…}`,
-    /// `\mbox{…}`, `\textbf{…}`), then the formula's symbols as one text (a symbol the math font
-    /// lacks is set in the text's face, see ``MathLayout/symbolBox(_:_:)``), and the formula's
-    /// `\tag` label last: what a font check of the formula's text faces reads. A walk with a
-    /// stack of lists, no recursion, so each list's own texts come before those of the lists
-    /// inside it (not quite source order).
-    public var proseTexts: [String] {
+    /// `\mbox{…}`, `\textbf{…}`), and the formula's `\tag` label last: what a font check of the
+    /// formula's text faces reads.
+    public var proseTexts: [String] { checkedTexts.prose }
+
+    /// The characters of the formula's symbols, each once (a symbol the math font lacks is set
+    /// in the text's face, see ``MathLayout/symbolBox(_:_:)``): what a font check looks up.
+    public var symbolCharacters: String { checkedTexts.symbols }
+
+    /// ``proseTexts`` and ``symbolCharacters``, in one walk with a stack of lists, no
+    /// recursion, so each list's own texts come before those of the lists inside it (not quite
+    /// source order).
+    private var checkedTexts: (prose: [String], symbols: String) {
         var texts: [String] = []
         var symbols = ""
+        var seen = Set<Character>()
         var pending: [[MathNode]] = [nodes]
         while let list = pending.popLast() {
             var inner: [[MathNode]] = []
@@ -452,7 +459,8 @@ extension MathFormula {
                 case .accent(_, let base, _, _), .bar(_, let base), .brace(_, _, let base): inner.append(base)
                 case .fenced(_, let parts): inner += parts
                 case .array(let array, _, _): inner += array.rows.flatMap { $0 }
-                case .symbol(let text): symbols += text
+                case .symbol(let text):
+                    for character in text where seen.insert(character).inserted { symbols.append(character) }
                 case .text, .sizedDelimiter, .error, .extensibleArrow: break
                 }
                 inner += [atom.superscript ?? [], atom.subscript ?? []]
@@ -461,7 +469,7 @@ extension MathFormula {
             // read in the order they are written.
             pending += inner.reversed()
         }
-        return texts + (symbols.isEmpty ? [] : [symbols]) + (tag.map { [$0] } ?? [])
+        return (texts + (tag.map { [$0] } ?? []), symbols)
     }
 }
 

@@ -124,6 +124,10 @@ struct FontCheck {
         var offset = 0
         // Where each formula is written, by its run's offsets: its text is not in the source.
         var formulaPlaces: [(offsets: Range<Offset>, location: SourceLocation?)] = []
+        // The formulas' symbol characters, each looked up once, with the first formula that
+        // holds it and the text style a symbol the math font lacks is set in.
+        var symbols: [(character: Character, offset: Offset, style: RunStyle, weight: FontWeight)] = []
+        var symbolsSeen = Set<Character>()
         for paragraph in paragraphs {
             for run in paragraph.runs {
                 if let formula = run.style.inlineFormula {
@@ -138,6 +142,10 @@ struct FontCheck {
                             StyledRun(text, style: prose), at: offset, paragraphWeight: paragraph.style.baseFont.weight,
                             into: &findings)
                     }
+                    for character in formula.piece == 0 ? formula.formula.symbolCharacters : ""
+                    where symbolsSeen.insert(character).inserted {
+                        symbols.append((character, offset, prose, paragraph.style.baseFont.weight))
+                    }
                 }
                 note(run, at: offset, paragraphWeight: paragraph.style.baseFont.weight, into: &findings)
                 offset += run.text.utf8.count
@@ -145,6 +153,11 @@ struct FontCheck {
             for run in paragraph.marker ?? [] {
                 note(run, at: nil, paragraphWeight: paragraph.style.baseFont.weight, into: &findings)
             }
+        }
+        for symbol in symbols {
+            note(
+                StyledRun(String(symbol.character), style: symbol.style), at: symbol.offset,
+                paragraphWeight: symbol.weight, into: &findings)
         }
         guard !findings.problems.isEmpty || !findings.characters.isEmpty else { return }
         // The characters met for the first time, looked up together (per family list).

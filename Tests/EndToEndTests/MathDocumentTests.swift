@@ -350,6 +350,28 @@ import Typography
         }
     }
 
+    /// A formula too wide to have its label beside it, which still fits the measure, has the
+    /// label on a line under it, flush right, as amsmath places a tag with no room: it was set
+    /// two em spaces after the formula, which sent it to a centred line of its own.
+    @Test func aLabelWithNoRoomBesideItsFormulaGoesUnderItFlushRight() throws {
+        let terms = (1...11).map { "a_{\($0)}" }.joined(separator: " + ")
+        let markdown = "Text before.\n\n$$\(terms)$$\n\n$$\(terms) \\tag{7}$$\n"
+        let (pdf, report) = try Render.markdown(markdown, name: "math-tag-below")
+        #expect(report.diagnostics.isEmpty, "\(report.diagnostics)")
+        let words = try PDFProbe.words(pdf)
+        let left = try #require(words.first { $0.text == "Text" }).xMin
+        let measure = Typesetter.fittedPage(of: .default).measure
+        #expect(!words.contains { $0.text == "(7)" }, "the label is no word of its own beside the formula")
+        let formulas = words.filter { $0.text.hasPrefix("a_{1}") }
+        try #require(formulas.count == 2, "\(words.map(\.text))")
+        let (plain, tagged) = (formulas[0], formulas[1])
+        #expect(plain.xMax - plain.xMin > measure * 0.8, "a formula of \(plain.xMax - plain.xMin) pt")
+        #expect(abs(tagged.xMax - (left + measure)) < 0.5, "the label ends at the measure: \(tagged.xMax)")
+        #expect(
+            (tagged.yMax - tagged.yMin) - (plain.yMax - plain.yMin) > 3,
+            "a line under the formula: \(tagged.yMax - tagged.yMin) against \(plain.yMax - plain.yMin)")
+    }
+
     /// Dynamic Type scales formulas with the text: at a larger size category, an inline and a
     /// displayed formula grow by the ratio the body's words grow by (glyph boxes read back with
     /// `pdftotext -bbox`).
