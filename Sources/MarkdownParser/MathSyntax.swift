@@ -999,21 +999,39 @@ enum MathSyntax {
         guard index + 1 < limit, !isSpace(next), next != dollar else { return nil }
         if index > 0, bytes[index - 1] == dollar { return nil }
         var position = index + 1
+        // A dollar inside braces (`$|x| = \text{$x$ if $x > 0$}$`) closes nothing, as MathJax
+        // balances braces between its delimiters; where the braces do not close before the
+        // paragraph's end, the first dollar that would close inside them does.
+        var depth = 0
+        var closingInBraces: Int?
+        var dollarsInBraces = 0
+        func closing(at position: Int) -> (source: String, display: Bool, end: Int) {
+            (String(decoding: bytes[(index + 1)..<position], as: UTF8.self), false, position + 1)
+        }
         while position < limit {
             let byte = bytes[position]
             if byte == UInt8(ascii: "\\") {
                 position += 2
                 continue
             }
-            if endsFormulaSearch(bytes, at: position, tableRow: tableRow) { return nil }
+            if endsFormulaSearch(bytes, at: position, tableRow: tableRow) { return closingInBraces.map(closing) }
+            if byte == UInt8(ascii: "{") { depth += 1 }
+            if byte == UInt8(ascii: "}"), depth > 0 { depth -= 1 }
             if byte == dollar {
                 let after = position + 1 < bytes.count ? bytes[position + 1] : 0
                 let alphanumeric =
                     (0x30...0x39).contains(after) || (0x41...0x5A).contains(after) || (0x61...0x7A).contains(after)
-                if !isSpace(bytes[position - 1]), !alphanumeric, after != dollar {
-                    let source = String(decoding: bytes[(index + 1)..<position], as: UTF8.self)
-                    return (source, false, position + 1)
+                let closes = !isSpace(bytes[position - 1]) && !alphanumeric && after != dollar
+                if depth > 0 {
+                    if closes, closingInBraces == nil { closingInBraces = position }
+                    // Eight dollars inside braces at most: a scan past them would read the text
+                    // to the paragraph's end from every dollar of `$x{y$x{y…`.
+                    dollarsInBraces += 1
+                    if dollarsInBraces > 8 { return closingInBraces.map(closing) }
+                    position += 1
+                    continue
                 }
+                if closes { return closing(at: position) }
                 if !isSpace(bytes[position - 1]), let suffix = ordinalSuffix(bytes, at: position + 1) {
                     let written = String(decoding: bytes[index..<(position + 1 + suffix)], as: UTF8.self)
                     let place = scan.position(of: index)
@@ -1023,7 +1041,7 @@ enum MathSyntax {
             }
             position += 1
         }
-        return nil
+        return closingInBraces.map(closing)
     }
 
     /// The length of the English suffix at `index` (`th`, `st`, `nd`, `rd`, `s`, `'s`) when a

@@ -196,6 +196,26 @@ import Testing
         }
     }
 
+    /// A formula inside `\text{…}` in an inline formula is part of it: dollars inside braces
+    /// close nothing, as MathJax balances braces between its delimiters; braces that never
+    /// close leave the first dollar to close, as before.
+    @Test func dollarsInsideBracesCloseNothing() {
+        #expect(Self.formulas(#"A $|x| = \text{$x$ if $x>0$}$ here."#).map(\.source) == [#"|x| = \text{$x$ if $x>0$}"#])
+        #expect(Self.formulas(#"$\text{a $b$}$ and $c$"#).map(\.source) == [#"\text{a $b$}"#, "c"])
+        #expect(Self.formulas(#"$f{x$ and $y$"#).map(\.source) == ["f{x", "y"])
+        #expect(Self.formulas(#"$\{x$ and $y\}$"#).map(\.source) == [#"\{x"#, #"y\}"#])
+    }
+
+    /// Dollars inside braces that never close cost each opening dollar a bounded scan.
+    @Test func unclosedBracesBetweenDollarsAreReadInLinearTime() {
+        func seconds(_ count: Int) -> Double {
+            let text = String(repeating: "$x{y", count: count) + "\n"
+            return Timing.bestSeconds { _ = MathSyntax.marking(text) }
+        }
+        let figures = Timing.eightfold(seconds)
+        #expect(figures[1] < 16 * figures[0], "\(figures) s for 2,000 and 16,000")
+    }
+
     @Test func mathFalseKeepsDollarsAsText() {
         let text = "---\nmath: false\n---\n\n$x^2$ and $$y$$\n"
         #expect(Self.formulas(text).isEmpty)
