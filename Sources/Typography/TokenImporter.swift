@@ -389,7 +389,7 @@ struct TokenReader {
                 pending.append(tokenIndex)
                 onChain.insert(tokenIndex)
                 node = tokens[tokenIndex].value
-            } else if let text = node.string, text.contains("{") {
+            } else if let text = node.string, text.contains("{") || TokenExpressions.isArithmetic(text) {
                 result = .some(
                     expression(text, at: node.position, visiting: visiting + pending.map { tokens[$0].name }))
             } else if let members = node.members, members.count == 1, let ref = node["$ref"]?.string {
@@ -417,9 +417,10 @@ struct TokenReader {
         return value
     }
 
-    /// A value with aliases inside it (`{size.base} * 1.25`): each alias replaced by its
-    /// resolved number or dimension, then evaluated (``TokenExpressions``); nil (after a problem)
-    /// when an alias resolves to nothing or the result is no arithmetic.
+    /// A value with aliases inside it (`{size.base} * 1.25`) or arithmetic without one
+    /// (`16 * 1.25`, ``TokenExpressions/isArithmetic(_:)``): each alias replaced by its resolved
+    /// number or dimension, then evaluated (``TokenExpressions``); nil (after a problem saying
+    /// why) when an alias resolves to nothing or the result is no arithmetic.
     mutating func expression(_ text: String, at position: SourcePosition, visiting: [String]) -> JSONNode? {
         guard expressionDepth < Self.expressionDepthLimit else {
             aliasProblem(
@@ -454,19 +455,31 @@ struct TokenReader {
             rest = rest[rest.index(after: close)...]
         }
         substituted += rest
-        guard let result = TokenExpressions.evaluate(substituted) else {
-            // Products and quotients follow one rule of units, so an expression that is
-            // arithmetic with every `/` made `*` failed only by a division by zero.
-            let dividesByZero = TokenExpressions.evaluate(substituted.replacingOccurrences(of: "/", with: "*")) != nil
-            aliasProblem(
-                position,
-                dividesByZero
-                    ? "expression '\(text)' divides by zero"
-                    : "expression '\(text)' is not arithmetic on numbers and dimensions (+ - * / and parentheses, "
-                        + "one unit)")
+        switch TokenExpressions.evaluate(substituted) {
+        case .success(let result):
+            return JSONNode(value: .string(result), position: position)
+        case .failure(let failure):
+            aliasProblem(position, Self.expressionProblem(text, failure))
             return nil
         }
-        return JSONNode(value: .string(result), position: position)
+    }
+
+    /// What is wrong with the expression `text`, and what it may hold instead.
+    static func expressionProblem(_ text: String, _ failure: TokenExpressions.Failure) -> String {
+        let rules = "(numbers and dimensions with + - * / and parentheses, one unit: px, pt, rem, em or %)"
+        switch failure {
+        case .divisionByZero:
+            return "expression '\(text)' divides by zero"
+        case .syntax:
+            return "expression '\(text)' is not arithmetic \(rules)"
+        case .unknownUnit(let unit):
+            return "expression '\(text)' is not arithmetic: '\(unit)' is no unit \(rules)"
+        case .mixedUnits(let first, let second):
+            return "expression '\(text)' is not arithmetic: it mixes \(first) and \(second) (a sum's terms share "
+                + "one unit; of a product or quotient, one operand has a unit)"
+        case .outOfRange:
+            return "expression '\(text)' gives a number too large to hold (beyond 1.8e308); write smaller factors"
+        }
     }
 
     /// RFC 6901 JSON Pointer (`#/a/b/0`) into the document.
