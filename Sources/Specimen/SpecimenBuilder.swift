@@ -76,7 +76,8 @@ public struct SpecimenBuilder {
     /// `lineHeightMultiple`, `lineHeightRatio`, `lineHeightRule`, `naturalHeight`, `tracking`,
     /// `trackingPercent`, `kerning`, `kerningPercent`, `letterSpacing`, `relativeTo`,
     /// `isLarge`, `measure`, `lineSample`, `lineHangulSample` (the samples cut to fit one line), `shortSample` (cut to
-    /// leave room for a label), `trackings` [`label`, `attributes`].
+    /// leave room for a label), `trackings` [`label`, `attributes`, `style`: the role's `style` less the tracking
+    /// that `attributes` give].
     public static func context(theme: Theme, settings: Settings, facts: SpecimenFacts) -> TemplateContext {
         var context = TemplateContext()
         let tableSize = min(theme[.caption].size, 9) + 1
@@ -169,7 +170,9 @@ public struct SpecimenBuilder {
     /// Attributes that set a role's sample in `style` when the document is rendered with the
     /// base theme (Large size, no Bold Text) — so that at `--size-category AX5` the samples
     /// grow while the sheet's own captions and tables stay readable. Empty when the two agree.
-    static func styleAttributes(_ style: TextStyle, unlike base: TextStyle) -> String {
+    /// `givingTracking: false` leaves `tracking` out, for a list that gives its own: each key is
+    /// given once in a list, or the sheet would warn about its own template.
+    static func styleAttributes(_ style: TextStyle, unlike base: TextStyle, givingTracking: Bool = true) -> String {
         guard style != base else { return "" }
         var attributes =
             " family=\"\(style.families.joined(separator: ", "))\" size=\(Format.ascii(style.size)) "
@@ -180,7 +183,7 @@ public struct SpecimenBuilder {
         case .absolute(let pt)?: attributes += " lineHeight=\(Format.ascii(pt))"
         case nil: attributes += " lineHeightMultiple=1"
         }
-        attributes += " tracking=\(Format.ascii(style.letterSpacing))"
+        if givingTracking { attributes += " tracking=\(Format.ascii(style.letterSpacing))" }
         if style.italic != base.italic { attributes += " italic=\(style.italic)" }
         return attributes
     }
@@ -234,14 +237,19 @@ public struct SpecimenBuilder {
         if style.kerning != nil && style.tracking != nil { kerning += " (ignored: tracking wins)" }
         let applied = style.letterSpacing
         let wider = applied + style.size * 0.05
+        // Each tracking line has a `style` of its own that gives no tracking, so that the
+        // template's `{{{style}}}{{{attributes}}}` names `tracking` once.
+        let styleGivingNoTracking = Self.styleAttributes(style, unlike: facts.baseTheme[role], givingTracking: false)
         let trackings: [TemplateContext] = [
             TemplateContext([
                 "label": .text("theme · \(Format.signed(applied, decimals: 2)) pt"), "attributes": .text(""),
             ]),
-            TemplateContext(["label": .text("0 pt"), "attributes": .text(" tracking=0")]),
+            TemplateContext([
+                "label": .text("0 pt"), "attributes": .text(" tracking=0"), "style": .text(styleGivingNoTracking),
+            ]),
             TemplateContext([
                 "label": .text("wider · \(Format.signed(wider, decimals: 2)) pt (+5 % of size)"),
-                "attributes": .text(" tracking=\(Format.ascii(wider))"),
+                "attributes": .text(" tracking=\(Format.ascii(wider))"), "style": .text(styleGivingNoTracking),
             ]),
         ]
         let readable = min(theme.page.measure, max(220, style.size * 30))

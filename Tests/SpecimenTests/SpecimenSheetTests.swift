@@ -1,0 +1,96 @@
+import Foundation
+import TestSupport
+import Testing
+import Typesetter
+import Typography
+
+@testable import Specimen
+
+/// What the specimen sheet says about itself and its roles, read back from its PDF: the shipped
+/// template raises no warning about itself; each role's case, line, slant and paragraph spacing
+/// are stated where its values are, with the face really used; the sheet's own labels and tables
+/// keep none of a role's case or line; samples that do not fit are shortened at a word.
+@Suite(.serialized) struct SpecimenSheetTests {
+    static let folder: String = {
+        let path = NSTemporaryDirectory() + "typeset-specimen-sheet-tests-\(getpid())"
+        try? FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
+        return path
+    }()
+
+    /// Renders the specimen of `theme` with `request`'s settings; the PDF's path and the warnings.
+    static func render(_ request: ThemeRequest, name: String) throws -> (pdf: String, report: RenderReport) {
+        let pdf = folder + "/\(name).pdf"
+        let report = try Typesetter.renderSpecimen(request: request, options: SpecimenOptions(), to: pdf)
+        return (pdf, report)
+    }
+
+    /// Writes `json` as a theme file in the folder and returns its path.
+    static func themeFile(_ json: String, name: String) throws -> String {
+        let path = folder + "/\(name).json"
+        try json.write(toFile: path, atomically: true, encoding: .utf8)
+        return path
+    }
+
+    /// Every Dynamic Type size and Bold Text: the attributes the sheet generates give each key
+    /// once, so the shipped template is never warned about (the example: `tracking` given twice
+    /// on each tracking sample once a role's style differs from the sheet's).
+    @Test(arguments: [
+        ("default", SizeCategory?.none, true), ("default", .xSmall, false), ("default", .accessibility5, false),
+        ("hig", .xxxLarge, false), ("hig", .accessibility5, true), ("pretendard", .xSmall, true),
+    ])
+    func theShippedTemplateIsNeverWarnedAbout(theme: String, category: SizeCategory?, boldText: Bool) throws {
+        let request = ThemeRequest(theme: theme, sizeCategory: category, boldText: boldText)
+        let name = "own-\(theme)-\(category?.rawValue ?? "large")-\(boldText)"
+        let (_, report) = try Self.render(request, name: name)
+        // A face that lacks a weight the Bold Text table asks of it is a fact about the fonts,
+        // placed at the `{{{boldWeight}}}` that asked (docs/themes.md, "Specimens").
+        let aboutTemplate = report.diagnostics.filter {
+            $0.kind != .font && ($0.location?.file.hasSuffix("specimen.md") ?? false)
+        }
+        #expect(aboutTemplate.isEmpty, "\(aboutTemplate.map(\.description))")
+        let twice = report.diagnostics.filter { $0.message.contains("is given again") }
+        #expect(twice.isEmpty, "\(twice.map(\.description))")
+    }
+
+    /// The attribute lists of `markdown` (`{.role key=value …}`) whose keys repeat, each with
+    /// the keys given more than once.
+    static func listsGivingAKeyTwice(_ markdown: String) -> [String] {
+        var found: [String] = []
+        var rest = Substring(markdown)
+        while let open = rest.firstIndex(of: "{") {
+            guard let close = rest[open...].firstIndex(of: "}") else { break }
+            let list = rest[rest.index(after: open)..<close]
+            let keys = list.split(separator: " ").compactMap { part -> Substring? in
+                guard let equals = part.firstIndex(of: "="), !part.hasPrefix(".") else { return nil }
+                return part[..<equals]
+            }
+            if !list.contains("\n"), Set(keys).count != keys.count { found.append(String(list)) }
+            rest = rest[rest.index(after: close)...]
+        }
+        return found
+    }
+
+    /// Every attribute list the builder writes into the shipped template gives each key once,
+    /// for each built-in theme at every Dynamic Type size, with and without Bold Text, with the
+    /// sheet set in the theme at Large.
+    @Test(arguments: ["default", "hig", "pretendard"])
+    func generatedAttributeListsGiveEachKeyOnce(name: String) throws {
+        let base = try #require(["default": Theme.default, "hig": Theme.hig, "pretendard": Theme.pretendard][name])
+        let template = try String(contentsOfFile: Render.packageRoot + "/templates/specimen.md", encoding: .utf8)
+        let weights = (1...9).map { FontWeight($0 * 100) }
+        for category in SizeCategory.allCases {
+            for boldText in [false, true] {
+                var theme = base.applying(sizeCategory: category)
+                if boldText { theme = theme.applyingBoldText(availableWeights: { _ in weights }).0 }
+                let settings = SpecimenBuilder.Settings(
+                    date: "1 January 2026", sizeCategory: category, boldText: boldText)
+                let facts = SpecimenFacts(roles: [:], baseTheme: base, faces: [])
+                let markdown = try SpecimenBuilder.markdown(
+                    theme: theme, template: template, settings: settings, facts: facts
+                ).text
+                let twice = Self.listsGivingAKeyTwice(markdown)
+                #expect(twice.isEmpty, "\(name) \(category) bold \(boldText): \(twice.prefix(3))")
+            }
+        }
+    }
+}
