@@ -72,7 +72,8 @@ public struct SpecimenBuilder {
     /// `note`, `sampleAttributes`], `coverage` (`rows` [`name`, `font`, `latin`, `hangul`, `digits`, `punctuation`],
     /// `classes` [`name`, `characters`]), `code` (``codeContext(_:)``).
     /// A role: `name`, `key`, `index`, `family`, `fallbacks`, `families`, `face`, `weight`,
-    /// `weightName`, `weightNumber`, `size`, `sizeValue`, `lineHeight`, `lineHeightValue`,
+    /// `weightName`, `weightNumber`, `italic`, `textCase`, `textDecoration`, `spaceAfter`,
+    /// `appearance` (case, line and space after in one line, empty when none is set), `size`, `sizeValue`, `lineHeight`, `lineHeightValue`,
     /// `lineHeightMultiple`, `lineHeightRatio`, `lineHeightRule`, `naturalHeight`, `tracking`,
     /// `trackingPercent`, `kerning`, `kerningPercent`, `letterSpacing`, `relativeTo`,
     /// `isLarge`, `measure`, `lineSample`, `lineHangulSample` (the samples cut to fit one line), `shortSample` (cut to
@@ -262,7 +263,12 @@ public struct SpecimenBuilder {
             "fallbacks": .text(style.families.dropFirst().joined(separator: ", ")),
             "families": .text(style.families.joined(separator: " → ")),
             "face": .text(roleFacts?.face ?? style.primaryFamily),
-            "weight": .text("\(style.weight.name) \(style.weight.rawValue)"),
+            "weight": .text("\(style.weight.name) \(style.weight.rawValue)\(style.italic ? " italic" : "")"),
+            "italic": .bool(style.italic),
+            "textCase": .text(style.textCase?.name ?? ""),
+            "textDecoration": .text(style.textDecoration?.rawValue ?? ""),
+            "spaceAfter": .text(style.spaceAfter.map { "\(Format.number($0, decimals: 2)) pt" } ?? ""),
+            "appearance": .text(appearance(of: style)),
             "weightName": .text(style.weight.name),
             "weightNumber": .text(String(style.weight.rawValue)),
             "size": .text("\(Format.number(style.size, decimals: 2)) pt"),
@@ -288,6 +294,17 @@ public struct SpecimenBuilder {
             "lineHangulSample": .text(
                 Format.truncated(hangulSample, toCharacters: Int(theme.page.measure / (style.size * 0.98)))),
         ])
+    }
+
+    /// What a role sets besides its face (italic is in its `weight`), size, line height and
+    /// letter spacing, as the sheet states it (`uppercase · underline · 12 pt after each
+    /// paragraph`); empty when it sets none of them, so an ordinary theme's sheet says no more.
+    static func appearance(of style: TextStyle) -> String {
+        var parts: [String] = []
+        if let textCase = style.textCase { parts.append(textCase.name) }
+        if let decoration = style.textDecoration { parts.append(decoration.rawValue) }
+        if let after = style.spaceAfter { parts.append("\(Format.number(after, decimals: 2)) pt after each paragraph") }
+        return parts.joined(separator: " · ")
     }
 
     static func waterfall(theme: Theme, settings: Settings, facts: SpecimenFacts) -> TemplateContext {

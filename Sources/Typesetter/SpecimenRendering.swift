@@ -191,10 +191,14 @@ extension Typesetter {
         let shaper = PangoShaper(session: fonts)
         var roles: [TextRole: SpecimenFacts.RoleFacts] = [:]
         var faces: [String] = []
-        func faceName(_ families: [String], _ weight: FontWeight, italic: Bool = false) -> String {
+        // The face as its style is named (`Inter Bold Italic`, `Inter Italic`): the weight, then
+        // the slant the face really has.
+        func faceName(_ families: [String], _ weight: FontWeight, italic: Bool) -> String {
             let spec = FontSpec(families: families, weight: weight, italic: italic, size: 12)
             let resolved = FontLibrary.resolve(spec, in: fonts)
             var name = "\(resolved.family) \(resolved.weight.name)"
+            if resolved.italic { name = resolved.weight == .regular ? "\(resolved.family) Italic" : name + " Italic" }
+            if resolved.italicSynthesized { name += " (synthesized italic)" }
             if resolved.boldSynthesized { name += " (synthesized bold)" }
             if !resolved.familyFound { name += " (for \(resolved.requestedFamily))" }
             return name
@@ -209,7 +213,7 @@ extension Typesetter {
                     CharacterCoverage(character: $0.character, family: $0.family)
                 }
             }
-            let face = faceName(style.families, style.weight)
+            let face = faceName(style.families, style.weight, italic: style.italic)
             if !faces.contains(face) { faces.append(face) }
             for family in Set((coverage[.hangul] ?? []).compactMap(\.family))
             where family.lowercased() != style.primaryFamily.lowercased() {
@@ -224,8 +228,8 @@ extension Typesetter {
                 ascent: metrics.ascent, descent: metrics.descent, xHeight: metrics.xHeight,
                 capHeight: metrics.capHeight, face: face,
                 coverage: coverage, regularWeight: regularWeight, boldWeight: boldWeight,
-                regularFace: faceName(regular[role].families, regularWeight),
-                boldFace: faceName(bold[role].families, boldWeight), boldNote: note)
+                regularFace: faceName(regular[role].families, regularWeight, italic: regular[role].italic),
+                boldFace: faceName(bold[role].families, boldWeight, italic: bold[role].italic), boldNote: note)
         }
         return SpecimenFacts(roles: roles, baseTheme: base, faces: faces)
     }

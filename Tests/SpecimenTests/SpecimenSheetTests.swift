@@ -93,4 +93,50 @@ import Typography
             }
         }
     }
+
+    /// A theme whose roles set a slant, a case, a line and a space after: Title Bold Italic (as
+    /// Tokens Studio's "Bold Italic" imports), Caption2 Regular Italic, Caption upper case and
+    /// underlined with 6 pt after, Body in small capitals, Headline struck through.
+    static let styledTheme = """
+        { "name": "styled", "extends": "default", "roles": {
+          "Title": { "weight": 700, "italic": true },
+          "Caption2": { "weight": 400, "italic": true },
+          "Caption": { "textCase": "uppercase", "textDecoration": "underline", "spaceAfter": 6 },
+          "Body": { "textCase": "small-caps" },
+          "Headline": { "textDecoration": "line-through" } } }
+        """
+
+    /// The role pages and the scale state each role's slant, case, line and space after, only
+    /// where a role sets them, and name the face the PDF really embeds.
+    @Test func rolesStateTheirSlantCaseLineAndSpaceAfterAndTheFaceUsed() throws {
+        let theme = try Self.themeFile(Self.styledTheme, name: "styled-theme")
+        let (pdf, _) = try Self.render(ThemeRequest(theme: theme), name: "styled")
+        #expect(try PDFProbe.fonts(pdf).contains("Inter-BoldItalic"))
+        let pages = try PDFProbe.layout(pdf)
+        func pageText(_ role: TextRole) throws -> String {
+            let index = try #require(SpecimenRenderTests.page(of: role, in: pages), "\(role)")
+            return SpecimenRenderTests.collapsed(try PDFProbe.text(pdf, page: index + 1))
+        }
+        let title = try pageText(.title)
+        #expect(title.contains("face Inter Bold Italic"), "\(title)")
+        #expect(title.contains("Bold 700 italic"), "\(title)")
+        #expect(try pageText(.caption2).contains("face Inter Italic"))
+        // The Caption's own labels are neutral (fault 4), so its values read as written.
+        let caption = try pageText(.caption)
+        #expect(caption.contains("set as uppercase · underline · 6 pt after each paragraph"), "\(caption)")
+        #expect(try pageText(.body).contains("set as small-caps"))
+        #expect(try pageText(.headline).contains("set as line-through"))
+        for role in [TextRole.display, .largeTitle, .title2, .title3, .subTitle] {
+            let text = try pageText(role)
+            #expect(!text.contains("set as") && !text.contains("italic"), "\(role): \(text)")
+        }
+        let cover = SpecimenRenderTests.collapsed(try PDFProbe.text(pdf, page: 1))
+        #expect(cover.contains("Inter Bold Italic") && cover.contains("Inter Italic"), "\(cover)")
+        let scale = SpecimenRenderTests.collapsed(try PDFProbe.text(pdf, page: 2))
+        #expect(scale.contains("Bold 700 italic"), "\(scale)")
+        // An ordinary theme's sheet states none of them.
+        let (plain, _) = try Self.render(ThemeRequest(theme: "default"), name: "plain")
+        let text = try PDFProbe.run("pdftotext", [plain, "-"]).output
+        #expect(!text.contains("set as") && !text.contains("after each paragraph") && !text.contains(" italic"))
+    }
 }
