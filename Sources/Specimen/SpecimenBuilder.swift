@@ -119,7 +119,8 @@ public struct SpecimenBuilder {
                     "boldWeight": .text(String((roleFacts?.boldWeight ?? theme[role].weight).rawValue)),
                     "note": .text(roleFacts?.boldNote ?? ""),
                     // Large roles are compared at 28 pt so that both columns fit the measure.
-                    "sampleAttributes": .text(theme[role].size > 28 ? " size=28" : ""),
+                    "sampleAttributes": .text(
+                        (theme[role].size > 28 ? " size=28" : "") + appearanceAttributes(theme[role])),
                 ])
             })
         context["coverage"] = .context(coverage(theme: theme, facts: facts))
@@ -189,6 +190,31 @@ public struct SpecimenBuilder {
         return attributes
     }
 
+    /// Attributes that give a role's sample its case and line (`textCase=uppercase
+    /// textDecoration=underline`): the sheet is set in a theme whose roles have none
+    /// (``neutralSheet(_:)``), so that its labels and tables stay as written. Empty when the role
+    /// sets neither.
+    static func appearanceAttributes(_ style: TextStyle) -> String {
+        var attributes = ""
+        if let textCase = style.textCase { attributes += " textCase=\(textCase.name)" }
+        if let decoration = style.textDecoration { attributes += " textDecoration=\(decoration.rawValue)" }
+        return attributes
+    }
+
+    /// `theme` with no role's case or line: the theme the sheet itself (headings, labels, value
+    /// tables) is set in, so that an upper-case, underlined Caption or a small-caps Body does not
+    /// change what the sheet says. The samples carry the roles' own (``appearanceAttributes(_:)``).
+    public static func neutralSheet(_ theme: Theme) -> Theme {
+        var neutral = theme
+        for role in TextRole.allCases {
+            var style = neutral[role]
+            style.textCase = nil
+            style.textDecoration = nil
+            neutral.styles[role] = style
+        }
+        return neutral
+    }
+
     /// Markdown that sets two themes' scales face to face, role by role: a heading per role, then
     /// each theme's line (its name, size, line step, weight and letter spacing as a Caption2
     /// label, then `sample` in that theme's style, given as attributes over the sheet's `base`).
@@ -207,7 +233,7 @@ public struct SpecimenBuilder {
                     "\(side.name) · \(Format.ascii(style.size)) pt · step \(Format.number(step, decimals: 2)) pt · "
                     + "weight \(style.weight.rawValue) · tracking \(Format.number(style.letterSpacing, decimals: 2)) pt"
                 text += "\n::: {.caption2}\n\(label)\n:::\n"
-                let attributes = styleAttributes(style, unlike: base[role])
+                let attributes = styleAttributes(style, unlike: base[role]) + appearanceAttributes(style)
                 text += "\n::: {.\(role.rawValue)\(attributes)}\n\(sample)\n:::\n"
             }
         }
@@ -240,7 +266,9 @@ public struct SpecimenBuilder {
         let wider = applied + style.size * 0.05
         // Each tracking line has a `style` of its own that gives no tracking, so that the
         // template's `{{{style}}}{{{attributes}}}` names `tracking` once.
-        let styleGivingNoTracking = Self.styleAttributes(style, unlike: facts.baseTheme[role], givingTracking: false)
+        let styleGivingNoTracking =
+            Self.styleAttributes(style, unlike: facts.baseTheme[role], givingTracking: false)
+            + appearanceAttributes(style)
         let trackings: [TemplateContext] = [
             TemplateContext([
                 "label": .text("theme · \(Format.signed(applied, decimals: 2)) pt"), "attributes": .text(""),
@@ -257,7 +285,7 @@ public struct SpecimenBuilder {
         return TemplateContext([
             "name": .text(role.displayName),
             "key": .text(role.rawValue),
-            "style": .text(styleAttributes(style, unlike: facts.baseTheme[role])),
+            "style": .text(styleAttributes(style, unlike: facts.baseTheme[role]) + appearanceAttributes(style)),
             "index": .text(String(format: "%02d", index + 1)),
             "family": .text(style.primaryFamily),
             "fallbacks": .text(style.families.dropFirst().joined(separator: ", ")),
@@ -359,7 +387,7 @@ public struct SpecimenBuilder {
                 case .absolute(let pt)?: attributes += " lineHeight=\(Format.ascii(pt))"
                 case nil: break
                 }
-                attributes += " tracking=\(Format.ascii(style.letterSpacing))"
+                attributes += " tracking=\(Format.ascii(style.letterSpacing))" + appearanceAttributes(style)
                 return TemplateContext([
                     "key": .text(role.rawValue), "name": .text(role.displayName),
                     "size": .text("\(Format.number(style.size, decimals: 1)) pt"), "attributes": .text(attributes),

@@ -97,6 +97,9 @@ struct Cascade {
             style.kerning = overrides.kerning
         }
         if let lineHeight = overrides.lineHeight { style.lineHeight = lineHeight }
+        // A role's case and line, set or turned off as the role's own (a role inside sets its own).
+        if let textCase = overrides.textCase { style.textCase = textCase }
+        if let textDecoration = overrides.textDecoration { style.textDecoration = textDecoration }
         if let leading = overrides.leading { self.leading = leading }
         if let smallCaps = overrides.smallCaps { self.smallCaps = smallCaps }
         if overrides.monospacedDigit { style.features.append("tnum") }

@@ -17,6 +17,10 @@ struct StyleOverrides {
     var families: [String]?
     var italic: Bool?
     var smallCaps: SmallCaps?
+    /// A role's case (`textCase=uppercase`), or none (`textCase=none`: `.some(nil)`).
+    var textCase: TextCase??
+    /// A role's line (`textDecoration=underline`), or none (`textDecoration=none`: `.some(nil)`).
+    var textDecoration: TextDecoration??
     var monospacedDigit = false
     var monospaced = false
     var features: [String] = []
@@ -203,6 +207,22 @@ struct StyleOverrides {
         case "background": background = color(value)
         case "underline": underline = decoration()
         case "strikethrough": strikethrough = decoration()
+        case "textcase":
+            if value?.lowercased() == "none" {
+                textCase = .some(nil)
+            } else if let value, let named = TextCase(name: value) {
+                textCase = named
+            } else {
+                warn("'\(pair.key)' is uppercase, lowercase, capitalize, small-caps or none, not '\(value ?? "")'", at)
+            }
+        case "textdecoration":
+            if value?.lowercased() == "none" {
+                textDecoration = .some(nil)
+            } else if let value, let named = TextDecoration(name: value) {
+                textDecoration = named
+            } else {
+                warn("'\(pair.key)' is underline, line-through or none, not '\(value ?? "")'", at)
+            }
         case "baselineoffset": baselineOffset = number(TypographicLimits.baselineOffset)
         case "align", "alignment":
             if let value, let requested = TextAlignment(rawValue: value.lowercased()) {

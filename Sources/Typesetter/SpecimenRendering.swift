@@ -175,7 +175,7 @@ extension Typesetter {
         // The sheet itself is set in the base theme (Large, no Bold Text); the samples carry
         // the adapted styles as attributes (SpecimenBuilder.styleAttributes).
         var renderOptions = RenderOptions(
-            theme: base, paper: options.paper, strict: options.strict, creationDate: date,
+            theme: SpecimenBuilder.neutralSheet(base), paper: options.paper, strict: options.strict, creationDate: date,
             baseDirectory: FileManager.default.currentDirectoryPath)
         renderOptions.titleBlock = false
         renderOptions.placeDiagnostic = placedInTemplate

@@ -139,4 +139,40 @@ import Typography
         let text = try PDFProbe.run("pdftotext", [plain, "-"]).output
         #expect(!text.contains("set as") && !text.contains("after each paragraph") && !text.contains(" italic"))
     }
+
+    /// The sheet's own headings, labels and value tables keep none of a role's case or line: an
+    /// upper-case, underlined Caption leaves the explanatory lines as written, a small-caps Body
+    /// leaves the value tables in lower case (word widths equal to the plain sheet's), while the
+    /// samples of those roles still show them.
+    @Test func theSheetsLabelsAndTablesStayNeutral() throws {
+        let theme = try Self.themeFile(Self.styledTheme, name: "styled-theme")
+        let (styled, _) = try Self.render(ThemeRequest(theme: theme), name: "styled-neutral")
+        let (plain, _) = try Self.render(ThemeRequest(theme: "default"), name: "plain-neutral")
+        let text = SpecimenRenderTests.collapsed(try PDFProbe.run("pdftotext", [styled, "-"]).output)
+        for label in [
+            "Every role at its own size, largest first.", "The Body family, Inter Regular, from 6 to 48 pt",
+            "does its primary family cover the sample characters",
+        ] {
+            #expect(text.contains(label), "\(label)")
+        }
+        #expect(!text.contains("EVERY ROLE AT ITS OWN SIZE"))
+        // The Caption's samples are still upper case.
+        #expect(text.contains("SPHINX OF BLACK QUARTZ"))
+        // The value table of an unchanged role (Title3) is set alike in both sheets: small caps
+        // would widen its lower-case words.
+        func widths(_ pdf: String) throws -> [Double] {
+            let pages = try PDFProbe.layout(pdf)
+            let index = try #require(SpecimenRenderTests.page(of: .title3, in: pages))
+            // The table's words: those above the caption that starts "Role 05 of 10" (set in
+            // Caption2, which this theme makes italic, as it may).
+            let words = pages[index].words
+            let caption = try #require(words.first { $0.text == "Role" })
+            return words.filter { $0.yMax < caption.yMin && ["natural", "relative", "size", "none"].contains($0.text) }
+                .map(\.width)
+        }
+        let styledWidths = try widths(styled)
+        let plainWidths = try widths(plain)
+        #expect(styledWidths.count == plainWidths.count && !plainWidths.isEmpty)
+        for (a, b) in zip(styledWidths, plainWidths) { #expect(abs(a - b) < 0.05, "\(styledWidths) \(plainWidths)") }
+    }
 }
