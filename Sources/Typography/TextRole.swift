@@ -55,3 +55,29 @@ public enum TextRole: String, CaseIterable, Sendable, Hashable, Codable, Compara
         allCases.firstIndex(of: lhs)! < allCases.firstIndex(of: rhs)!
     }
 }
+
+extension TextRole {
+    /// The order a type scale keeps, in words, for messages.
+    public static let scaleOrderRule =
+        "Display … Title3 run largest first, then SubTitle, Headline and Body in any order, then Caption and "
+        + "Caption2 largest first"
+
+    /// The roles whose sizes a design system orders freely among themselves: the text sizes
+    /// between the headings and the captions. Apple's HIG sets Subheadline (15 pt) below
+    /// Headline and Body (17 pt); Material Design's subtitles sit beside its body sizes.
+    public static let textSizes: [TextRole] = [.subTitle, .headline, .body]
+
+    /// The pairs of roles out of order by `size`, each the role that should be at least as large
+    /// and the one that is larger than it. The headings Display … Title3 run largest first; each
+    /// of the text sizes (``textSizes``) is no larger than Title3 and no smaller than Caption;
+    /// Caption and Caption2 run largest first. Equal sizes are in order.
+    public static func scaleInversions(_ size: (TextRole) -> Double) -> [(smaller: TextRole, larger: TextRole)] {
+        var pairs: [(TextRole, TextRole)] = []
+        let headings: [TextRole] = [.display, .largeTitle, .title, .title2, .title3]
+        pairs += zip(headings, headings.dropFirst()).map { ($0, $1) }
+        pairs += textSizes.map { (TextRole.title3, $0) }
+        pairs += textSizes.map { ($0, TextRole.caption) }
+        pairs.append((.caption, .caption2))
+        return pairs.filter { size($0.1) > size($0.0) }.map { (smaller: $0.0, larger: $0.1) }
+    }
+}

@@ -265,9 +265,8 @@ extension TokenReader {
     }
 
     /// One warning naming the roles no token set (they keep the base theme's style), and one
-    /// when a role's size is smaller than the size of the role after it (Display … Caption2
-    /// run largest first), at the token of the first pair out of order: the later role's, the
-    /// one set larger, else the earlier's.
+    /// when the scale is out of order (``TextRole/scaleInversions(_:)``), at the token of the
+    /// first pair out of order: the one set larger, else the other's.
     mutating func reportBaseRoles(theme: Theme, base: Theme, assigned: [TextRole: Int]) {
         let kept = TextRole.allCases.filter { assigned[$0] == nil }
         if !kept.isEmpty {
@@ -276,23 +275,19 @@ extension TokenReader {
                 "roles no token sets keep the base theme '\(base.name)': "
                     + kept.map { "\($0.displayName) \(theme[$0].size.pointsText) pt" }.joined(separator: ", "))
         }
-        var inversions: [String] = []
-        var culprit: Int?
-        for (larger, smaller) in zip(TextRole.allCases, TextRole.allCases.dropFirst())
-        where theme[smaller].size > theme[larger].size {
-            func named(_ role: TextRole) -> String {
-                "\(role.displayName) (\(theme[role].size.pointsText) pt"
-                    + (assigned[role] == nil ? ", from the base theme)" : ")")
-            }
-            inversions.append("\(named(larger)) is smaller than \(named(smaller))")
-            culprit = culprit ?? assigned[smaller] ?? assigned[larger]
+        func named(_ role: TextRole) -> String {
+            "\(role.displayName) (\(theme[role].size.pointsText) pt"
+                + (assigned[role] == nil ? ", from the base theme)" : ")")
         }
-        guard !inversions.isEmpty else { return }
+        let inversions = TextRole.scaleInversions { theme[$0].size }
+        guard let first = inversions.first else { return }
+        let culprit = assigned[first.larger] ?? assigned[first.smaller]
         let position = culprit.map { tokens[$0].keyPosition } ?? root.position
         warn(
             position,
-            "the type scale is out of order (Display … Caption2 run largest first): "
-                + inversions.joined(separator: "; "))
+            "the type scale is out of order (\(TextRole.scaleOrderRule)): "
+                + inversions.map { "\(named($0.smaller)) is smaller than \(named($0.larger))" }.joined(
+                    separator: "; "))
     }
 }
 
