@@ -207,22 +207,6 @@ struct StyleOverrides {
         case "background": background = color(value)
         case "underline": underline = decoration()
         case "strikethrough": strikethrough = decoration()
-        case "textcase":
-            if value?.lowercased() == "none" {
-                textCase = .some(nil)
-            } else if let value, let named = TextCase(name: value) {
-                textCase = named
-            } else {
-                warn("'\(pair.key)' is uppercase, lowercase, capitalize, small-caps or none, not '\(value ?? "")'", at)
-            }
-        case "textdecoration":
-            if value?.lowercased() == "none" {
-                textDecoration = .some(nil)
-            } else if let value, let named = TextDecoration(name: value) {
-                textDecoration = named
-            } else {
-                warn("'\(pair.key)' is underline, line-through or none, not '\(value ?? "")'", at)
-            }
         case "baselineoffset": baselineOffset = number(TypographicLimits.baselineOffset)
         case "align", "alignment":
             if let value, let requested = TextAlignment(rawValue: value.lowercased()) {
@@ -251,9 +235,39 @@ struct StyleOverrides {
             }
         case "caption", "width", "style", "class": break  // accepted for other stages / Pandoc compatibility
         default:
-            warn("unknown attribute '\(pair.key)'", at)
+            if !applyCaseOrLine(key: key, pair: pair, warn: warn) { warn("unknown attribute '\(pair.key)'", at) }
         }
         return parsed.problems
+    }
+
+    /// Applies `textCase=` or `textDecoration=` (`none` turns the role's own off); false when
+    /// `key` is neither. A value that is no case or line is warned about and ignored.
+    private mutating func applyCaseOrLine(
+        key: String, pair: Attributes.Pair, warn: (String, SourceLocation?) -> Void
+    ) -> Bool {
+        let value = pair.value
+        let at = pair.location
+        switch key {
+        case "textcase":
+            if value?.lowercased() == "none" {
+                textCase = .some(nil)
+            } else if let value, let named = TextCase(name: value) {
+                textCase = named
+            } else {
+                warn("'\(pair.key)' is uppercase, lowercase, capitalize, small-caps or none, not '\(value ?? "")'", at)
+            }
+        case "textdecoration":
+            if value?.lowercased() == "none" {
+                textDecoration = .some(nil)
+            } else if let value, let named = TextDecoration(name: value) {
+                textDecoration = named
+            } else {
+                warn("'\(pair.key)' is underline, line-through or none, not '\(value ?? "")'", at)
+            }
+        default:
+            return false
+        }
+        return true
     }
 }
 

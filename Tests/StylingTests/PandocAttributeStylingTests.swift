@@ -30,6 +30,30 @@ import Typography
         #expect(doc.diagnostics.isEmpty, "\(doc.diagnostics)")
     }
 
+    /// `textCase=` and `textDecoration=` set a role's case and line on a span, or turn a role's
+    /// own off (`none`); a role named inside sets its own; a value that is neither is named.
+    @Test func caseAndLineAttributes() {
+        var theme = Theme.default
+        var caption = theme[.caption]
+        caption.textCase = .uppercase
+        caption.textDecoration = .underline
+        theme.styles[.caption] = caption
+        let markdown =
+            "[a b]{textCase=uppercase textDecoration=line-through} [c d]{.caption textCase=none textDecoration=none} "
+            + "[e f]{.caption} [g]{textCase=shouty}"
+        let doc = Styler.style(
+            MarkdownParser.parse(markdown, file: "t.md").document, theme: theme, options: StylingOptions())
+        let r = runs(doc)
+        #expect(r.first { $0.text == "A B" }?.style.strikethrough != nil, "\(r.map(\.text))")
+        let plain = r.first { $0.text == "c d" }
+        #expect(plain != nil && plain?.style.underline == nil, "\(r.map(\.text))")
+        #expect(r.first { $0.text == "E F" }?.style.underline != nil, "\(r.map(\.text))")
+        #expect(
+            doc.diagnostics.map(\.message) == [
+                "'textCase' is uppercase, lowercase, capitalize, small-caps or none, not 'shouty'"
+            ])
+    }
+
     /// Pandoc: every identifier is a link target — spans, divs and figures as well as headings.
     @Test func spanDivAndFigureIdsAreLinkTargets() {
         let doc = style(
