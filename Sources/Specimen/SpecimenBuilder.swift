@@ -73,12 +73,14 @@ public struct SpecimenBuilder {
     /// `classes` [`name`, `characters`]), `code` (``codeContext(_:)``).
     /// A role: `name`, `key`, `index`, `family`, `fallbacks`, `families`, `face`, `weight`,
     /// `weightName`, `weightNumber`, `italic`, `textCase`, `textDecoration`, `spaceAfter`,
-    /// `appearance` (case, line and space after in one line, empty when none is set), `size`, `sizeValue`, `lineHeight`, `lineHeightValue`,
-    /// `lineHeightMultiple`, `lineHeightRatio`, `lineHeightRule`, `naturalHeight`, `tracking`,
-    /// `trackingPercent`, `kerning`, `kerningPercent`, `letterSpacing`, `relativeTo`,
-    /// `isLarge`, `measure`, `lineSample`, `lineHangulSample` (the samples cut to fit one line), `shortSample` (cut to
-    /// leave room for a label), `trackings` [`label`, `attributes`, `style`: the role's `style` less the tracking
-    /// that `attributes` give].
+    /// `appearance` (case, line and space after in one line, empty when none is set), `size`,
+    /// `sizeValue`, `lineHeight`, `lineHeightValue`, `lineHeightMultiple`, `lineHeightRatio`,
+    /// `lineHeightRule`, `naturalHeight`, `tracking`, `trackingPercent`, `kerning`,
+    /// `kerningPercent`, `letterSpacing`, `relativeTo`, `isLarge`, `measure`, `lineSample`,
+    /// `lineHangulSample` (the samples shortened at a word to fit one line), `shortSample`
+    /// (shortened to leave room for the tracking lines' labels, the same on all three),
+    /// `trackings` [`label`, `attributes`, `style`: the role's `style` less the tracking that
+    /// `attributes` give].
     public static func context(theme: Theme, settings: Settings, facts: SpecimenFacts) -> TemplateContext {
         var context = TemplateContext()
         let tableSize = min(theme[.caption].size, 9) + 1
@@ -108,7 +110,7 @@ public struct SpecimenBuilder {
                     facts: facts)
             })
         context["waterfall"] = .context(waterfall(theme: theme, settings: settings, facts: facts))
-        context["dynamicType"] = .context(dynamicType(base: facts.baseTheme, settings: settings))
+        context["dynamicType"] = .context(dynamicType(base: facts.baseTheme, settings: settings, facts: facts))
         context["boldRows"] = .list(
             TextRole.allCases.map { role in
                 let roleFacts = facts.roles[role]
@@ -282,6 +284,14 @@ public struct SpecimenBuilder {
             ]),
         ]
         let readable = min(theme.page.measure, max(220, style.size * 30))
+        // The three tracking lines show the same words: those that fit the widest of them
+        // (the wider tracking) beside the longest label.
+        var widest = style
+        widest.tracking = .points(wider)
+        widest.kerning = nil
+        let longestLabel = "wider · \(Format.signed(wider, decimals: 2)) pt (+5 % of size)"
+        let measure = sheetMeasure(theme.page)
+        let trackingRoom = measure - labelWidth("  " + longestLabel, facts: facts)
         return TemplateContext([
             "name": .text(role.displayName),
             "key": .text(role.rawValue),
@@ -316,11 +326,9 @@ public struct SpecimenBuilder {
             "isLarge": .bool(style.size >= 24),
             "measure": .text(Format.ascii(readable)),
             "trackings": .list(trackings),
-            "shortSample": .text(
-                Format.truncated(sample, toCharacters: Int((theme.page.measure - 130) / (style.size * 0.55)))),
-            "lineSample": .text(Format.truncated(sample, toCharacters: Int(theme.page.measure / (style.size * 0.56)))),
-            "lineHangulSample": .text(
-                Format.truncated(hangulSample, toCharacters: Int(theme.page.measure / (style.size * 0.98)))),
+            "shortSample": .text(fitted(sample, in: widest, width: trackingRoom, facts: facts)),
+            "lineSample": .text(fitted(sample, in: style, width: measure, facts: facts)),
+            "lineHangulSample": .text(fitted(hangulSample, in: style, width: measure, facts: facts, perCharacter: 1)),
         ])
     }
 
@@ -339,12 +347,16 @@ public struct SpecimenBuilder {
         let body = theme[.body]
         let text = settings.sample + " " + settings.hangulSample
         let sizes = waterfallSizes.map { size -> TemplateContext in
-            // Roughly 0.5 em per character plus the label: keep each size on one line.
-            let room = Int((theme.page.measure - 40) / (size * 0.56))
+            // Each size on one line beside its label: the words that fit, measured at that size.
+            let label = "\(Format.number(size, decimals: 1)) pt"
+            // Set as `.body size=…` on the sheet, which is set in the theme at Large.
+            var sized = facts.baseTheme[.body]
+            sized.size = size
+            let room = sheetMeasure(theme.page) - labelWidth(label + "  ", facts: facts)
             return TemplateContext([
-                "size": .text("\(Format.number(size, decimals: 1)) pt"),
+                "size": .text(label),
                 "sizeValue": .text(Format.ascii(size)),
-                "text": .text(Format.truncated(text, toCharacters: room)),
+                "text": .text(fitted(text, in: sized, width: room, facts: facts)),
             ])
         }
         return TemplateContext([
@@ -354,7 +366,55 @@ public struct SpecimenBuilder {
         ])
     }
 
-    static func dynamicType(base: Theme, settings: Settings) -> TemplateContext {
+    /// The side margins the shipped template's front matter gives the sheet (`margins: 64pt
+    /// 64pt 72pt`), pt.
+    static let sheetSideMargins = 64.0
+
+    /// The width a sample line has on the sheet: the theme's measure, but no more than the
+    /// paper less the sheet's side margins, which the template's front matter sets in place of
+    /// the theme's.
+    static func sheetMeasure(_ page: PageSetup) -> Double {
+        min(page.measure, page.paper.width - 2 * sheetSideMargins)
+    }
+
+    /// The width of a label the sheet sets beside a sample, in its Caption2 at no tracking.
+    static func labelWidth(_ label: String, facts: SpecimenFacts) -> Double {
+        var style = facts.baseTheme[.caption2]
+        style.tracking = nil
+        style.kerning = nil
+        style.textCase = nil
+        return width(of: label, in: style, facts: facts, perCharacter: 0.56)
+    }
+
+    /// The width of `text` in `style`, pt: measured (``SpecimenFacts/textWidth``), else
+    /// `perCharacter` em a character with the style's letter spacing.
+    static func width(of text: String, in style: TextStyle, facts: SpecimenFacts, perCharacter: Double) -> Double {
+        if let measure = facts.textWidth { return measure(text, style) }
+        return Double(text.count) * (style.size * perCharacter + style.letterSpacing)
+    }
+
+    /// `text` shortened to its first words that fit `width` pt in `style`, with room to spare
+    /// for what measuring alone does not see (2 %): whole words only, never one cut inside, and
+    /// never ending on a word of punctuation alone; the first word alone when not even it fits
+    /// (it then overhangs, whole, rather than being cut).
+    static func fitted(
+        _ text: String, in style: TextStyle, width: Double, facts: SpecimenFacts, perCharacter: Double = 0.56
+    ) -> String {
+        let words = text.split(separator: " ")
+        var count = words.count
+        while count > 1,
+            Self.width(
+                of: words.prefix(count).joined(separator: " "), in: style, facts: facts, perCharacter: perCharacter)
+                > width * 0.98
+        {
+            count -= 1
+        }
+        var kept = Array(words.prefix(count))
+        while kept.count > 1, let last = kept.last, !Format.hasLetters(last) { kept.removeLast() }
+        return kept.joined(separator: " ")
+    }
+
+    static func dynamicType(base: Theme, settings: Settings, facts: SpecimenFacts) -> TemplateContext {
         let categories = SizeCategory.allCases
         let relative = TextRole.allCases.filter { base[$0].relativeTo != nil }
         let fixed = TextRole.allCases.filter { base[$0].relativeTo == nil }
@@ -392,8 +452,12 @@ public struct SpecimenBuilder {
                     "key": .text(role.rawValue), "name": .text(role.displayName),
                     "size": .text("\(Format.number(style.size, decimals: 1)) pt"), "attributes": .text(attributes),
                     "text": .text(
-                        Format.truncated(
-                            settings.sample, toCharacters: Int((base.page.measure - 90) / (style.size * 0.55)))),
+                        fitted(
+                            settings.sample, in: style,
+                            width: sheetMeasure(base.page)
+                                - labelWidth(
+                                    "  \(role.displayName) \(Format.number(style.size, decimals: 1)) pt", facts: facts),
+                            facts: facts)),
                 ])
             }
             return TemplateContext(["category": .text(category.rawValue), "roles": .list(roles)])
@@ -485,6 +549,11 @@ public enum Format {
         return text == "-0" ? "0" : text
     }
 
+    /// Whether `word` holds a letter or a digit (not punctuation alone: a spaced dash, a quote).
+    static func hasLetters(_ word: Substring) -> Bool {
+        word.unicodeScalars.contains { $0.properties.isAlphabetic || $0.properties.numericType != nil }
+    }
+
     /// `text` cut at a word boundary to at most `count` characters, never after a word of
     /// punctuation alone (a spaced dash, an opening quote), which belongs to what was cut.
     static func truncated(_ text: String, toCharacters count: Int) -> String {
@@ -496,10 +565,8 @@ public enum Format {
             length += word.count + (words.isEmpty ? 0 : 1)
             words.append(word)
         }
-        func hasLetters(_ word: Substring) -> Bool {
-            word.unicodeScalars.contains { $0.properties.isAlphabetic || $0.properties.numericType != nil }
-        }
         while words.count > 1, let last = words.last, !hasLetters(last) { words.removeLast() }
-        return words.isEmpty ? String(text.prefix(max(1, count))) : words.joined(separator: " ")
+        // Never a word cut inside: the first word whole when not even it fits.
+        return words.isEmpty ? String(text.split(separator: " ").first ?? "") : words.joined(separator: " ")
     }
 }

@@ -100,11 +100,18 @@ public struct SpecimenFacts: Sendable {
     public var baseTheme: Theme
     /// Every face the specimen uses, in first-use order, e.g. `Inter Bold`, `Noto Sans CJK KR Regular`.
     public var faces: [String]
+    /// The width in pt of a text set in a style (its families, weight, slant, size, letter
+    /// spacing and case), as the font system shapes it; nil: widths are estimated from the size.
+    public var textWidth: (@Sendable (_ text: String, _ style: TextStyle) -> Double)?
 
     /// Creates facts from their parts.
-    public init(roles: [TextRole: RoleFacts], baseTheme: Theme, faces: [String]) {
+    public init(
+        roles: [TextRole: RoleFacts], baseTheme: Theme, faces: [String],
+        textWidth: (@Sendable (_ text: String, _ style: TextStyle) -> Double)? = nil
+    ) {
         self.roles = roles
         self.baseTheme = baseTheme
         self.faces = faces
+        self.textWidth = textWidth
     }
 }

@@ -231,6 +231,18 @@ extension Typesetter {
                 regularFace: faceName(regular[role].families, regularWeight, italic: regular[role].italic),
                 boldFace: faceName(bold[role].families, boldWeight, italic: bold[role].italic), boldNote: note)
         }
-        return SpecimenFacts(roles: roles, baseTheme: base, faces: faces)
+        // Widths as the renderer shapes them (the samples are cut to what fits, at a word).
+        let session = fonts
+        let textColor = base.textColor
+        let textWidth: @Sendable (String, TextStyle) -> Double = { text, style in
+            let font = FontSpec(families: style.families, weight: style.weight, italic: style.italic, size: style.size)
+            let run = RunStyle(font: font, letterSpacing: style.letterSpacing, color: textColor)
+            let cased = style.textCase?.apply(to: text) ?? text
+            let paragraph = StyledParagraph(runs: [StyledRun(cased, style: run)], style: ParagraphStyle(baseFont: font))
+            let width = PangoShaper(session: session).naturalWidth(of: paragraph, keepingLayout: false)
+            // Small capitals are wider than the lower case measured.
+            return style.textCase == .smallCaps ? width * 1.2 : width
+        }
+        return SpecimenFacts(roles: roles, baseTheme: base, faces: faces, textWidth: textWidth)
     }
 }

@@ -175,4 +175,69 @@ import Typography
         #expect(styledWidths.count == plainWidths.count && !plainWidths.isEmpty)
         for (a, b) in zip(styledWidths, plainWidths) { #expect(abs(a - b) < 0.05, "\(styledWidths) \(plainWidths)") }
     }
+
+    /// Whether `words` are the first words of `sample`, each whole.
+    static func isWordPrefix(_ words: [String], of sample: String) -> Bool {
+        let all = sample.split(separator: " ").map(String.init)
+        return !words.isEmpty && words.count <= all.count && Array(all.prefix(words.count)) == words
+    }
+
+    /// Samples that do not fit are shortened at a word, never cut inside one, and each stays
+    /// on its line: the tracking lines (the same words on all three, at every size up to AX5),
+    /// the role's one-line samples and every size of the waterfall.
+    @Test(arguments: [("default", SizeCategory.accessibility5), ("hig", .accessibility5), ("default", .large)])
+    func samplesAreShortenedAtAWordAndStayOnTheirLine(theme: String, category: SizeCategory) throws {
+        let name = "fit-\(theme)-\(category.rawValue)"
+        let (pdf, _) = try Self.render(ThemeRequest(theme: theme, sizeCategory: category), name: name)
+        let pages = try PDFProbe.layout(pdf)
+        let sample = SpecimenBuilder.Settings.defaultSample
+        // Rows as `pdftotext -layout` sets them: a sample and the smaller label beside it on one.
+        func rows(_ page: Int) throws -> [String] {
+            try PDFProbe.text(pdf, page: page + 1).split(whereSeparator: { $0 == "\n" || $0 == "\u{0C}" })
+                .map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty && !$0.allSatisfy(\.isNumber) }
+        }
+        // A role's pages: its own and those after it up to the next page of the sheet's own.
+        func rolePages(from index: Int) -> [Int] {
+            var result = [index]
+            while result.last! + 1 < pages.count,
+                !pages[result.last! + 1].lines.contains(where: { $0.text.hasPrefix("Role ") || $0.text == "Waterfall" })
+            {
+                result.append(result.last! + 1)
+            }
+            return result
+        }
+        func words(_ text: Substring) -> [String] { text.split(separator: " ").map(String.init) }
+        for role in TextRole.allCases {
+            let index = try #require(SpecimenRenderTests.page(of: role, in: pages))
+            let lines = try rolePages(from: index).flatMap { try rows($0) }
+            var samples: [[String]] = []
+            for row in lines {
+                if let label = row.range(of: "theme ·") ?? row.range(of: "wider ·") {
+                    samples.append(words(row[..<label.lowerBound]))
+                } else if row.hasSuffix(" 0 pt"), row.hasPrefix("S") {
+                    samples.append(words(row.dropLast(5)))
+                }
+            }
+            #expect(samples.count == 3, "\(name) \(role): \(lines)")
+            #expect(samples.allSatisfy { Self.isWordPrefix($0, of: sample) }, "\(name) \(role): \(samples)")
+            #expect(Set(samples.map { $0.joined(separator: " ") }).count == 1, "\(name) \(role): \(samples)")
+            // The one-line Latin sample: the row after LATIN · HANGUL (tracked, so poppler may
+            // space its letters), whole words on one row, the Hangul sample on the next.
+            let latin = try #require(lines.firstIndex { $0.filter { $0 != " " }.hasPrefix("LATIN") })
+            #expect(Self.isWordPrefix(words(lines[latin + 1][...]), of: sample), "\(name) \(role): \(lines[latin + 1])")
+            #expect(lines[latin + 2].first == "다", "\(name) \(role): wrapped: \(lines[latin + 2])")
+        }
+        let waterfall = try #require(pages.firstIndex { $0.lines.first?.text == "Waterfall" })
+        // From the first size's row on, every row is a size's: one that wrapped would not be.
+        let allRows = try rows(waterfall)
+        let first = try #require(allRows.firstIndex { $0.hasPrefix("6 pt ") })
+        let sizeRows = allRows[first...]
+        #expect(sizeRows.count == SpecimenBuilder.waterfallSizes.count, "\(sizeRows)")
+        let text = sample + " " + SpecimenBuilder.Settings.defaultHangulSample
+        for row in sizeRows {
+            let rowWords = words(row[...])
+            #expect(rowWords.count > 2 && rowWords[1] == "pt", "\(row)")
+            #expect(Self.isWordPrefix(Array(rowWords.dropFirst(2)), of: text), "\(name): \(row)")
+        }
+    }
 }
