@@ -170,9 +170,10 @@ public final class PangoShaper: TextShaper {
 
     /// `paragraph` with the `\tag` label after each displayed formula flush right at `width`
     /// pt and the formula centred in that width (``InlineFormula/taggedFrame``), as LaTeX sets
-    /// an equation number; a formula too wide for that, which still fits the measure, has its
-    /// label under it, flush right (amsmath's placement of a tag with no room beside its
-    /// equation); a formula wider than the measure keeps its label two em spaces after it.
+    /// an equation number; a formula too wide for that, which still fits the measure at its
+    /// size, has its label under it, flush right (amsmath's placement of a tag with no room
+    /// beside its equation); a formula set smaller to fit, or wider than the measure, keeps its
+    /// label two em spaces after it.
     func placingTags(_ paragraph: StyledParagraph, width: Double) -> StyledParagraph {
         let separator = "\u{2003}\u{2003}"
         // The labels placed are gathered first and written after the loop: a run array written
@@ -194,8 +195,11 @@ public final class PangoShaper: TextShaper {
             let inset = (width - box.width) / 2
             if inset + box.width + label.style.font.size <= width - labelWidth {
                 formula.taggedFrame = InlineFormula.TaggedFrame(width: width - labelWidth, inset: inset)
-            } else if box.width <= width {
+            } else if box.width <= width, formula.scale >= 1 {
                 formula.taggedFrame = InlineFormula.TaggedFrame(width: width, inset: inset, labelBelow: text)
+                // The label is drawn in the formula's box: its text is the formula's too, so
+                // that it copies and is read with it.
+                formula.alternativeText += " " + text
             } else {
                 continue
             }

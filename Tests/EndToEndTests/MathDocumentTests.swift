@@ -367,6 +367,7 @@ import Typography
         let (plain, tagged) = (formulas[0], formulas[1])
         #expect(plain.xMax - plain.xMin > measure * 0.8, "a formula of \(plain.xMax - plain.xMin) pt")
         #expect(abs(tagged.xMax - (left + measure)) < 0.5, "the label ends at the measure: \(tagged.xMax)")
+        #expect(tagged.text.hasSuffix(" (7)"), "the label copies with its formula: \(tagged.text)")
         #expect(
             (tagged.yMax - tagged.yMin) - (plain.yMax - plain.yMin) > 3,
             "a line under the formula: \(tagged.yMax - tagged.yMin) against \(plain.yMax - plain.yMin)")
