@@ -136,9 +136,8 @@ struct BlockLayout {
             item.bars = block.quoteBars.map { layout.left + $0 }
             item.barColors = block.colorsOfQuoteBars
             // The quotes and alerts the block stands in, outermost first, each with its bar.
-            item.barOwners = block.structure.filter { $0.role == .blockQuote || $0.role == .note }.prefix(
-                block.quoteBars.count
-            ).map(\.id)
+            let owners = block.structure.filter { $0.role == .blockQuote || $0.role == .note }.map(\.id)
+            item.barOwners = Array((owners.isEmpty ? block.quoteBarOwners : owners).prefix(block.quoteBars.count))
             return item
         }
     }

@@ -498,6 +498,7 @@ public struct StyledBlock: Hashable, Sendable {
         var keepWithPrevious = false
         var codeLineNumbers: CodeLineNumbers?
         var quoteBarColors: [Int: RGBAColor] = [:]
+        var quoteBarOwners: [Int] = []
 
         /// Immutable storage of the settings; a change makes a new box (copy on write).
         final class Box: Hashable, Sendable {
@@ -535,6 +536,13 @@ public struct StyledBlock: Hashable, Sendable {
     public var quoteBarColors: [Int: RGBAColor] {
         get { rare?.settings.quoteBarColors ?? [:] }
         set { rareSettings.quoteBarColors = newValue }
+    }
+    /// The structure ids of the quotes and alerts each of ``quoteBars`` belongs to, outermost
+    /// first, for a block whose ``structure`` does not name them (a thematic break, an
+    /// artifact): so that a quote's bar runs on beside a rule inside it.
+    public var quoteBarOwners: [Int] {
+        get { rare?.settings.quoteBarOwners ?? [] }
+        set { rareSettings.quoteBarOwners = newValue }
     }
     /// The colour each of ``quoteBars`` is drawn in.
     public var colorsOfQuoteBars: [RGBAColor] {

@@ -316,6 +316,9 @@ public struct Styler: Sendable {
                     spaceBefore: blockSpacing * 1.5, spaceAfter: blockSpacing * 1.5, quoteBars: context.quoteBars,
                     quoteBarColor: quoteBarColor, location: block.location))
             blocks[blocks.count - 1].structure = [.artifact]
+            blocks[blocks.count - 1].quoteBarOwners = context.structure.filter {
+                $0.role == .blockQuote || $0.role == .note
+            }.map(\.id)
         case .table(let table):
             appendTable(table, context: context, location: block.location, to: &blocks)
         case .div(let children):

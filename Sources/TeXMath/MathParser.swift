@@ -411,14 +411,14 @@ public struct MathParser {
     /// of the atom before them, as unicode-math reads them: the run of such characters at the
     /// parser, one script; false when the parser is at none.
     mutating func attachUnicodeScripts(to nodes: inout [MathNode]) -> Bool {
-        guard let first = current, let lowered = Self.unicodeScripts[first] else { return false }
+        guard let first = current, let raisesRun = Self.unicodeScripts[first]?.raised else { return false }
         let start = position
         var script: [MathNode] = []
-        while let scalar = current, let (base, raised) = Self.unicodeScripts[scalar], raised == lowered.raised {
+        while let scalar = current, let (base, raised) = Self.unicodeScripts[scalar], raised == raisesRun {
             script.append(characterNode(base))
             position += 1
         }
-        attach(script, superscript: lowered.raised, to: &nodes, at: start)
+        attach(script, superscript: raisesRun, to: &nodes, at: start)
         return true
     }
 

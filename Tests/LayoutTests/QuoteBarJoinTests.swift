@@ -36,6 +36,17 @@ import Typography
         #expect(bars[1].lowerBound > bars[0].upperBound + 5, "\(bars)")
     }
 
+    /// A rule inside a quote, an artifact whose structure names no quote, carries the quote's
+    /// bar and its owner: the bar runs on beside it and across the gaps around it.
+    @Test func aRuleInsideAQuoteKeepsItsBar() throws {
+        var rule = StyledBlock(.rule(color: .black, thickness: 0.6), spaceBefore: 9, spaceAfter: 9, quoteBars: [1])
+        rule.structure = [.artifact]
+        rule.quoteBarOwners = [1]
+        let bars = try segments([quoted("one", owners: [1]), rule, quoted("two", owners: [1])], x: 21)
+        #expect(bars.count == 3, "\(bars)")
+        #expect(zip(bars, bars.dropFirst()).allSatisfy { $1.lowerBound == $0.upperBound }, "\(bars)")
+    }
+
     @Test func anInnerQuoteBeginsItsBarAtItsOwnTop() throws {
         let blocks = [quoted("outer", owners: [1]), quoted("inner", owners: [1, 2]), quoted("after", owners: [1])]
         let outer = try segments(blocks, x: 21)

@@ -9,6 +9,19 @@ import Typography
         Styler.style(MarkdownParser.parse(markdown, file: "t.md").document, theme: .default, options: options)
     }
 
+    /// A thematic break inside quotes and alerts names the quotes its bars belong to, as the
+    /// paragraphs around it do in their structure.
+    @Test func aRuleInsideAQuoteNamesItsQuotes() throws {
+        for markdown in ["> a\n>\n> ---\n>\n> b\n", "> [!TIP]\n> a\n>\n> ***\n", "> a\n> > b\n> >\n> > ---\n"] {
+            let blocks = style(markdown).blocks
+            let rule = try #require(blocks.first { if case .rule = $0.content { true } else { false } }, "\(markdown)")
+            let quoted = try #require(blocks.last { if case .paragraph = $0.content { true } else { false } })
+            let owners = quoted.structure.filter { $0.role == .blockQuote || $0.role == .note }.map(\.id)
+            #expect(!rule.quoteBarOwners.isEmpty && rule.quoteBarOwners == owners, "\(markdown)")
+            #expect(rule.quoteBars.count == rule.quoteBarOwners.count, "\(markdown)")
+        }
+    }
+
     func paragraphs(_ doc: StyledDocument) -> [StyledParagraph] {
         doc.blocks.compactMap { if case .paragraph(let p) = $0.content { return p } else { return nil } }
     }
