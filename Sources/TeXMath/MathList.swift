@@ -428,19 +428,13 @@ extension MathFormula {
 }
 
 extension MathFormula {
-    /// The texts set in the surrounding text's face (``MathNucleus/prose(_:_:)``: `\text{…}`,
-    /// `\mbox{…}`, `\textbf{…}`), and the formula's `\tag` label last: what a font check of the
-    /// formula's text faces reads.
-    public var proseTexts: [String] { checkedTexts.prose }
-
-    /// The characters of the formula's symbols, each once (a symbol the math font lacks is set
-    /// in the text's face, see ``MathLayout/symbolBox(_:_:)``): what a font check looks up.
-    public var symbolCharacters: String { checkedTexts.symbols }
-
-    /// ``proseTexts`` and ``symbolCharacters``, in one walk with a stack of lists, no
-    /// recursion, so each list's own texts come before those of the lists inside it (not quite
-    /// source order).
-    private var checkedTexts: (prose: [String], symbols: String) {
+    /// What a font check of the formula reads, found in one walk: `prose`, the texts set in the
+    /// surrounding text's face (``MathNucleus/prose(_:_:)``: `\text{…}`, `\mbox{…}`,
+    /// `\textbf{…}`) and the formula's `\tag` label last; `symbols`, the characters of its
+    /// symbols, each once (a symbol the math font lacks is set in the text's face, see
+    /// ``MathLayout/symbolBox(_:_:)``). The walk uses a stack of lists, no recursion, so each
+    /// list's own texts come before those of the lists inside it (not quite source order).
+    public var checkedTexts: (prose: [String], symbols: String) {
         var texts: [String] = []
         var symbols = ""
         var seen = Set<Character>()

@@ -137,13 +137,14 @@ struct FontCheck {
                     formulaPlaces.append((offset..<(offset + max(1, run.text.utf8.count)), formula.location))
                     var prose = run.style
                     prose.font.families = formula.textFont.families
-                    for text in formula.piece == 0 ? formula.formula.proseTexts : [] {
+                    let checked: (prose: [String], symbols: String) =
+                        formula.piece == 0 ? formula.formula.checkedTexts : ([], "")
+                    for text in checked.prose {
                         note(
                             StyledRun(text, style: prose), at: offset, paragraphWeight: paragraph.style.baseFont.weight,
                             into: &findings)
                     }
-                    for character in formula.piece == 0 ? formula.formula.symbolCharacters : ""
-                    where symbolsSeen.insert(character).inserted {
+                    for character in checked.symbols where symbolsSeen.insert(character).inserted {
                         symbols.append((character, offset, prose, paragraph.style.baseFont.weight))
                     }
                 }
