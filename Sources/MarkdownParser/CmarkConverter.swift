@@ -405,16 +405,17 @@ struct CmarkConverter {
         case CMARK_NODE_HEADING:
             let (inlines, attributes) = self.inlines(of: node, depth: depth + 1, heading: true)
             let level = Int(cmark_node_get_heading_level(node))
-            items.append(.block(Block(.heading(level: level, inlines), attributes: attributes ?? .none, location: loc)))
+            let heading = Block(.heading(level: level, inlines), attributes: attributes ?? .none, location: loc)
+            appendOrDefine(heading, node: node, to: &items)
         case CMARK_NODE_BLOCK_QUOTE:
             let quoted = blocks(of: node, depth: depth + 1)
             if startsWithBracket(node), let (kind, content) = GitHubSyntax.alert(quoted) {
-                items.append(.block(Block(.alert(kind, content), location: loc)))
+                appendOrDefine(Block(.alert(kind, content), location: loc), node: node, to: &items)
             } else {
-                items.append(.block(Block(.blockQuote(quoted), location: loc)))
+                appendOrDefine(Block(.blockQuote(quoted), location: loc), node: node, to: &items)
             }
         case CMARK_NODE_LIST:
-            items.append(.block(Block(.list(list(node, depth: depth)), location: loc)))
+            appendOrDefine(Block(.list(list(node, depth: depth)), location: loc), node: node, to: &items)
         case CMARK_NODE_ITEM, CMARK_NODE_CUSTOM_BLOCK:
             // Items only occur in lists; custom blocks have no meaning here: keep their content.
             for child in Self.children(node) { convertBlock(child, depth: depth + 1, into: &items) }
@@ -434,7 +435,7 @@ struct CmarkConverter {
             if !fenced, attachContinuation(text, at: loc, to: &items) {
                 return  // blocks indented under a definition: the definition's own
             }
-            if fenced, source.definitionFences.contains(startLine(node)),
+            if fenced, source.definitionOpenings.contains(startLine(node)),
                 PandocDefinitions.attach([[Block(.codeBlock(info: info, text: text), location: loc)]], to: &items)
             {
                 return  // a definition that opens with a fenced code block
@@ -473,6 +474,16 @@ struct CmarkConverter {
                 for child in Self.children(node) { convertBlock(child, depth: depth + 1, into: &items) }
             }
         }
+    }
+
+    /// Appends `block`, `node`'s, to `items`, or makes it a definition of the term or the
+    /// definition list before it when its definition's marker was made a space on its line
+    /// (``PandocDefinitions/rewritingOpenings(_:firstLine:)``).
+    private func appendOrDefine(_ block: Block, node: OpaquePointer, to items: inout [BlockItem]) {
+        if source.definitionOpenings.contains(startLine(node)), PandocDefinitions.attach([[block]], to: &items) {
+            return
+        }
+        items.append(.block(block))
     }
 
     private mutating func table(_ node: OpaquePointer, depth: Int) -> Table {
@@ -673,7 +684,7 @@ struct CmarkConverter {
         for item in segmentScan.items[start...] { segmentScan.nesting.advance(over: item) }
         if segmentScan.nesting.balanced,
             !PandocDefinitions.continues(
-                after: segmentScan.items.last, line: last, lines: syntax.lines, fences: source.definitionFences)
+                after: segmentScan.items.last, line: last, lines: syntax.lines, fences: source.definitionOpenings)
         {
             flushSegment()
         }
@@ -904,7 +915,7 @@ struct CmarkConverter {
                 if Self.delimiterLength(node) == 2 {
                     pieces.append(.node(.strikethrough(children)))
                 } else if Self.isSubscript(node, children: children) {
-                    pieces.append(.node(.presentation(.subscript, Self.escapedSpacesKept(children))))
+                    pieces.append(.node(.presentation(.subscript, children)))
                 } else {
                     // One `~` on each side around whitespace: text with its tildes, as Pandoc
                     // reads it (`3월~5월, 9시~18시`, `~/.bashrc and ~user`): GitHub's
@@ -947,14 +958,14 @@ struct CmarkConverter {
 
     /// Whether a cmark-gfm strikethrough node is Pandoc's subscript (Pandoc manual, "Extension:
     /// superscript, subscript"): one `~` on each side (GFM's strikethrough is `~~`) around text
-    /// with no whitespace but a backslash-escaped space, as `H~2~O`. The delimiter's length is
+    /// with no whitespace but a no-break space, as `H~2~O`. The delimiter's length is
     /// the distance from the node's start column to its first child's.
     static func isSubscript(_ node: OpaquePointer, children: [Inline]) -> Bool {
         guard !children.isEmpty, delimiterLength(node) == 1 else { return false }
         return !children.contains { inline in
             switch inline {
             case .softBreak, .lineBreak: true
-            default: hasUnescapedWhitespace(inline.plainText)
+            default: hasBreakingWhitespace(inline.plainText)
             }
         }
     }
@@ -969,25 +980,10 @@ struct CmarkConverter {
         return Int(cmark_node_get_start_column(first) - cmark_node_get_start_column(node))
     }
 
-    /// Whether `text` holds whitespace other than a space escaped by a backslash (`a\ b`, which
-    /// Pandoc reads as a no-break space, and allows inside a subscript or superscript).
-    static func hasUnescapedWhitespace(_ text: String) -> Bool {
-        var previous: Character = "x"
-        for character in text {
-            if character.isWhitespace, !(character == " " && previous == "\\") { return true }
-            previous = character
-        }
-        return false
-    }
-
-    /// `inlines` with each backslash-escaped space (`\ `) a no-break space, as Pandoc reads it.
-    static func escapedSpacesKept(_ inlines: [Inline]) -> [Inline] {
-        inlines.map { inline in
-            if case .text(let text) = inline, text.contains("\\ ") {
-                return .text(text.replacingOccurrences(of: "\\ ", with: "\u{00A0}"))
-            }
-            return inline
-        }
+    /// Whether `text` holds whitespace other than a no-break space (which Pandoc allows
+    /// inside a subscript or superscript, written `\ `).
+    static func hasBreakingWhitespace(_ text: String) -> Bool {
+        text.contains { $0.isWhitespace && $0 != "\u{00A0}" }
     }
 
     private static func url(_ node: OpaquePointer) -> String {

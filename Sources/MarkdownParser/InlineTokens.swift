@@ -95,7 +95,7 @@ struct InlineSyntax {
             return finished
         }
         var found = Found(undefinedNotes: undefinedNotes)
-        var tokens = latexCommands(superscripts(spans(tokenize(pieces), found: &found)), found: &found)
+        var tokens = latexCommands(superscripts(spans(escapedSpaces(tokenize(pieces)), found: &found)), found: &found)
         // A `^[` left is a note never closed — unless a superscript took its `^` (`^[^`).
         for index in tokens.indices.dropFirst() {
             if case .byte(UInt8(ascii: "["), _, _, false) = tokens[index], let note = noteOpened(tokens, at: index) {
@@ -210,6 +210,8 @@ struct InlineSyntax {
         var bracketPair = false
         // A backslash before a letter: a LaTeX command, whose argument is in braces.
         var command = false
+        // A backslash before a space: a no-break space.
+        var escapedSpace = false
         // The byte before, across text pieces: cmark-gfm ends a text node before a `[`.
         var previous: UInt8 = 0
         for piece in pieces {
@@ -227,6 +229,8 @@ struct InlineSyntax {
                         bracketPair = true
                     } else if previous == UInt8(ascii: "\\"), LaTeXTextCommands.isLetter(byte) {
                         command = true
+                    } else if previous == UInt8(ascii: "\\"), byte == 0x20 {
+                        escapedSpace = true
                     }
                     previous = byte
                 }
@@ -235,7 +239,7 @@ struct InlineSyntax {
                 previous = 0
             }
         }
-        if (close && brace) || carets >= 2 || bracketPair || (command && brace) { return true }
+        if (close && brace) || carets >= 2 || bracketPair || (command && brace) || escapedSpace { return true }
         if heading, case .text(let textPiece)? = pieces.last {
             return textPiece.text.utf8.reversed().first(where: { !AttributeListParser.isSpace($0) })
                 == UInt8(ascii: "}")
@@ -636,6 +640,29 @@ struct InlineSyntax {
         inlines(latexCommands(superscripts(Array(tokens)), found: &found)[...])
     }
 
+    /// `tokens` with each space escaped by a backslash as written (`Dr.\ Smith`, `10\ km`) a
+    /// no-break space, U+00A0, as Pandoc reads it (Pandoc manual, "Backslash escapes": "A
+    /// backslash-escaped space is parsed as a nonbreaking space"). A backslash that is itself
+    /// escaped (`\\ `) or a reference (`&#92; `) stays a backslash before a space.
+    func escapedSpaces(_ tokens: [InlineToken]) -> [InlineToken] {
+        var output: [InlineToken] = []
+        output.reserveCapacity(tokens.count)
+        var index = 0
+        while index < tokens.count {
+            if case .byte(UInt8(ascii: "\\"), let line, let column, false) = tokens[index], index + 1 < tokens.count,
+                case .byte(0x20, _, _, _) = tokens[index + 1]
+            {
+                output.append(.byte(0xC2, line: line, column: column, inert: true))
+                output.append(.byte(0xA0, line: line, column: column, inert: true))
+                index += 2
+                continue
+            }
+            output.append(tokens[index])
+            index += 1
+        }
+        return output
+    }
+
     /// Recognises Pandoc's superscript (Pandoc manual, "Extension: superscript, subscript"):
     /// `^` … `^` around at least one character and no whitespace (but a space escaped by a
     /// backslash, a no-break space) or line break, as `x^2^`; an escaped `\^` is text. The
@@ -649,7 +676,7 @@ struct InlineSyntax {
                 let close = superscriptEnd(tokens, opener: index)
             {
                 let content = inlines(tokens[(index + 1)..<close])
-                output.append(.node(.presentation(.superscript, CmarkConverter.escapedSpacesKept(content))))
+                output.append(.node(.presentation(.superscript, content)))
                 index = close + 1
                 continue
             }
@@ -667,12 +694,10 @@ struct InlineSyntax {
             switch tokens[index] {
             case .byte(UInt8(ascii: "^"), _, _, false): return index > opener + 1 ? index : nil
             case .byte(let byte, _, _, _):
-                // A space escaped by a backslash (`a\ b`) is Pandoc's no-break space.
-                let escaped =
-                    if case .byte(UInt8(ascii: "\\"), _, _, false) = tokens[index - 1] { byte == 0x20 } else { false }
-                if AttributeListParser.isSpace(byte), !escaped { return nil }
+                // (A space escaped by a backslash is a no-break space by now: allowed.)
+                if AttributeListParser.isSpace(byte) { return nil }
             case .node(.softBreak), .node(.lineBreak): return nil
-            case .node(let node): if CmarkConverter.hasUnescapedWhitespace(node.plainText) { return nil }
+            case .node(let node): if CmarkConverter.hasBreakingWhitespace(node.plainText) { return nil }
             }
             index += 1
         }

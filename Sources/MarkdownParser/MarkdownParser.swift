@@ -113,14 +113,14 @@ public enum MarkdownParser {
         var markdown = body == 0 ? text : String(decoding: text.utf8.dropFirst(body), as: UTF8.self)
         let firstLine = 1 + head.count { $0 == 0x0A }
         if let tables = PandocTables.rewriting(markdown) { markdown = tables }
-        let definitionFences = PandocDefinitions.rewritingFences(markdown, firstLine: firstLine)
-        if let definitionFences { markdown = definitionFences.text }
+        let definitionOpenings = PandocDefinitions.rewritingOpenings(markdown, firstLine: firstLine)
+        if let definitionOpenings { markdown = definitionOpenings.text }
         let marking = MathSyntax.marking(
             markdown, firstLine: firstLine, math: math ?? mathEnabled(metadata, diagnostics: &diagnostics))
         let marked = body == 0 ? marking.text : String(decoding: head, as: UTF8.self) + marking.text
         if marked != text { source = SourceText(marked, file: file) }
         source.writtenCells = marking.findings.wideRows
-        source.definitionFences = definitionFences?.lines ?? []
+        source.definitionOpenings = definitionOpenings?.lines ?? []
         for place in marking.findings.suffixedFormulas {
             diagnostics.append(
                 Diagnostic(

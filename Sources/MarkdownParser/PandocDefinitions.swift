@@ -128,34 +128,37 @@ enum PandocDefinitions {
         return false
     }
 
-    /// `text` with the marker of each definition that opens with a fenced code block (`: ```` or
-    /// `~ ~~~`, the fence at most three columns in, after a term's line or a blank line after
-    /// it) made a space, so that cmark-gfm reads the fence and its closing fence as one code
-    /// block (otherwise the marker line is a paragraph's, and its closing fence opens a block
-    /// that runs to the end of the document); and those lines (1-based from `firstLine`), whose
-    /// code blocks the converter makes definitions. Nil when there is none. One byte for one
-    /// byte: every line and column stays as written.
-    static func rewritingFences(_ text: String, firstLine: Int) -> (text: String, lines: Set<Int>)? {
+    /// `text` with the marker of each definition that opens with a block (`: ````, `~ ~~~`,
+    /// `: - item`, `: 1. item`, `: > quote`, `: ## Heading`: the block at most three columns in,
+    /// on the line after a one-line term or a definition, or after a blank line after one) made
+    /// a space, so that cmark-gfm reads the block as a block (otherwise the marker line is a
+    /// paragraph's: a closing fence then opens a code block that runs to the end of the
+    /// document, and a list's later items leave the definition); and those lines (1-based from
+    /// `firstLine`), whose blocks the converter makes definitions. Nil when there is none. One
+    /// byte for one byte: every line and column stays as written.
+    static func rewritingOpenings(_ text: String, firstLine: Int) -> (text: String, lines: Set<Int>)? {
         var text = text
         // The markers' offsets, found in the text's own bytes (a copy of a long text costs its
         // length; most texts have no such marker).
-        let markers = text.withUTF8 { definitionFenceMarkers(in: $0, firstLine: firstLine) }
+        let markers = text.withUTF8 { openingMarkers(in: $0, firstLine: firstLine) }
         guard !markers.isEmpty else { return nil }
         var bytes = Array(text.utf8)
         for marker in markers { bytes[marker.offset] = 0x20 }
         return (String(decoding: bytes, as: UTF8.self), Set(markers.map(\.line)))
     }
 
-    /// The byte offsets and lines of the markers ``rewritingFences(_:firstLine:)`` makes spaces.
-    private static func definitionFenceMarkers(
+    /// The byte offsets and lines of the markers ``rewritingOpenings(_:firstLine:)`` makes spaces.
+    private static func openingMarkers(
         in bytes: UnsafeBufferPointer<UInt8>, firstLine: Int
     ) -> [(offset: Int, line: Int)] {
         var markers: [(offset: Int, line: Int)] = []
-        // The code fence open (its character and length), and whether the two lines before
-        // the current one were blank.
+        // The code fence open (its character and length); what the last two lines were, and
+        // whether the current line may belong to a definition (a marker line came before it,
+        // with only its lines, blank lines and lines indented four columns since).
         var open: (character: UInt8, length: Int)?
-        var previousBlank = true
-        var blankBeforePrevious = true
+        var previous = OpeningLine.blank
+        var beforePrevious = OpeningLine.blank
+        var inDefinition = false
         var start = 0
         var line = firstLine
         while start <= bytes.count {
@@ -172,29 +175,105 @@ enum PandocDefinitions {
                 while run < end, bytes[run] == bytes[offset] { run += 1 }
                 return run - offset >= 3 ? (bytes[offset], run - offset, bytes[run..<end]) : nil
             }
-            let marker = indent < end && (bytes[indent] == UInt8(ascii: ":") || bytes[indent] == UInt8(ascii: "~"))
-            if let current = open {
-                if indent - start < 4, let close = fence(at: indent), close.character == current.character,
-                    close.length >= current.length, close.rest.allSatisfy({ $0 == 0x20 || $0 == 0x0D })
+            let marker =
+                indent - start <= 2 && indent + 1 < end
+                && (bytes[indent] == UInt8(ascii: ":") || bytes[indent] == UInt8(ascii: "~"))
+                && (bytes[indent + 1] == 0x20 || bytes[indent + 1] == 0x09)
+            var current = blank ? OpeningLine.blank : .other
+            if let fenceOpen = open {
+                if indent - start < 4, let close = fence(at: indent), close.character == fenceOpen.character,
+                    close.length >= fenceOpen.length, close.rest.allSatisfy({ $0 == 0x20 || $0 == 0x0D })
                 {
                     open = nil
                 }
+                current = .other
             } else if indent - start < 4, let opening = fence(at: indent) {
                 open = (opening.character, opening.length)
-            } else if indent - start <= 2, marker, !previousBlank || !blankBeforePrevious {
+                inDefinition = false
+            } else if marker {
+                // After a term (one line, after a blank line or the text's start) or a line of a
+                // definition, directly or after a blank line: the compact and loose forms.
+                let compact = previous == .term || (inDefinition && previous != .blank)
+                let loose = previous == .blank && (beforePrevious == .term || inDefinition)
                 var content = indent + 1
                 while content < end, bytes[content] == 0x20 { content += 1 }
-                if content > indent + 1, content - start <= 3, let opening = fence(at: content) {
-                    markers.append((indent, line))
-                    open = (opening.character, opening.length)
+                if compact || loose, content > indent + 1, content - start <= 3 {
+                    if let opening = fence(at: content) {
+                        markers.append((indent, line))
+                        open = (opening.character, opening.length)
+                    } else if opensBlock(bytes[content..<end], interrupting: !loose) {
+                        markers.append((indent, line))
+                    }
                 }
+                inDefinition = true
+            } else if !blank, indent - start < 4, previous == .blank {
+                // A paragraph (or another block) begins: a term if it is one line of text.
+                let opener = bytes[indent] == UInt8(ascii: "<") || opensBlock(bytes[indent..<end], interrupting: false)
+                current = opener ? .other : .term
+                inDefinition = false
             }
-            blankBeforePrevious = previousBlank
-            previousBlank = blank
+            beforePrevious = previous
+            previous = current
             start = end + 1
             line += 1
         }
         return markers
+    }
+
+    /// What a line is to ``openingMarkers(in:firstLine:)``.
+    private enum OpeningLine {
+        case blank
+        /// A line of text after a blank line (or the text's start): a term, if the next line
+        /// is a definition's or blank.
+        case term
+        case other
+    }
+
+    /// Whether `content`, what follows a definition's marker and its spaces, opens a block
+    /// that cmark-gfm starts there: a list item (`-`, `+`, `*` or a number of up to nine
+    /// digits with `.` or `)`, then a space or tab; a numbered item only from 1 when it
+    /// `interrupting` a term's paragraph, and no empty item there), a block quote (`>`), or an
+    /// ATX heading (one to six `#`, then a space, a tab or the line's end). A thematic break
+    /// (`* * *`) is none: it is a rule.
+    private static func opensBlock(_ content: Slice<UnsafeBufferPointer<UInt8>>, interrupting: Bool) -> Bool {
+        guard let first = content.first else { return false }
+        func spaceOrEnd(_ index: Int) -> Bool {
+            index >= content.endIndex || content[index] == 0x20 || content[index] == 0x09 || content[index] == 0x0D
+        }
+        func restIsBlank(after index: Int) -> Bool {
+            content[index...].allSatisfy { $0 == 0x20 || $0 == 0x09 || $0 == 0x0D }
+        }
+        switch first {
+        case UInt8(ascii: ">"):
+            return true
+        case UInt8(ascii: "#"):
+            var run = content.startIndex
+            while run < content.endIndex, content[run] == first { run += 1 }
+            return run - content.startIndex <= 6 && spaceOrEnd(run)
+        case UInt8(ascii: "-"), UInt8(ascii: "+"), UInt8(ascii: "*"):
+            let start = content.startIndex
+            guard start + 1 < content.endIndex, content[start + 1] == 0x20 || content[start + 1] == 0x09 else {
+                return false
+            }
+            let marks = content.filter { $0 != 0x20 && $0 != 0x09 && $0 != 0x0D }
+            let rule = first != UInt8(ascii: "+") && marks.count >= 3 && marks.allSatisfy { $0 == first }
+            return !rule && !(interrupting && restIsBlank(after: start + 1))
+        case UInt8(ascii: "0")...UInt8(ascii: "9"):
+            var run = content.startIndex
+            while run < content.endIndex, content[run] >= UInt8(ascii: "0"), content[run] <= UInt8(ascii: "9") {
+                run += 1
+            }
+            guard run - content.startIndex <= 9, run < content.endIndex,
+                content[run] == UInt8(ascii: ".") || content[run] == UInt8(ascii: ")"), run + 1 < content.endIndex,
+                content[run + 1] == 0x20 || content[run + 1] == 0x09
+            else { return false }
+            let one = content[content.startIndex..<run].drop { $0 == UInt8(ascii: "0") }.elementsEqual([
+                UInt8(ascii: "1")
+            ])
+            return !interrupting || (one && !restIsBlank(after: run + 1))
+        default:
+            return false
+        }
     }
 }
 

@@ -55,8 +55,8 @@ struct SourceText {
     /// escaped: line (1-based, in the file) → the cells the row was written with.
     var writtenCells: [Int: Int] = [:]
     /// The lines (1-based, in the file) where a definition opens with a fenced code block, its
-    /// marker made a space for cmark-gfm (``PandocDefinitions/rewritingFences(_:firstLine:)``).
-    var definitionFences: Set<Int> = []
+    /// marker made a space for cmark-gfm (``PandocDefinitions/rewritingOpenings(_:firstLine:)``).
+    var definitionOpenings: Set<Int> = []
 
     init(_ text: String, file: String) {
         let input = Array(text.utf8)

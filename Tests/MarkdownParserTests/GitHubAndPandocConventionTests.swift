@@ -106,6 +106,63 @@ import Testing
         #expect(!first.contains { if case .definitionList = $0.kind { true } else { false } })
     }
 
+    /// A definition that opens with a list, a quote or a heading (`: - item`, `: 1. item`,
+    /// `: > quote`, `: ## Heading`), in the compact or the loose form or after another
+    /// definition, holds that block, as Pandoc reads it: the marker line was a paragraph's, so
+    /// `: - item` was set as text and the list's later items as a list of their own, outside
+    /// the definition. Windowed and whole parses agree.
+    @Test(arguments: [
+        ("T\n: - one\n  - two\n\n# After\n\nText.\n", "list"),
+        ("T\n\n: 3. one\n   4. two\n\n# After\n\nText.\n", "list"),
+        ("T\n: first\n: 1. one\n\n# After\n\nText.\n", "list"),
+        ("T\n: > quoted\n  more\n\n# After\n\nText.\n", "quote"),
+        ("T\n~ > [!NOTE]\n  > An alert.\n\n# After\n\nText.\n", "alert"),
+        ("T\n: ## Heading\n\n# After\n\nText.\n", "heading"),
+    ])
+    func aDefinitionOpeningWithABlockHoldsIt(markdown: String, kind: String) {
+        let blocks = parsed(markdown)
+        guard case .definitionList(let items)? = blocks.first?.kind, let block = items.first?.definitions.last?.first
+        else {
+            Issue.record("\(blocks)")
+            return
+        }
+        let found: String? =
+            switch block.kind {
+            case .list(let list): list.items.count == 2 || markdown.contains("first") ? "list" : nil
+            case .blockQuote(let quoted):
+                quoted.first?.kind == .paragraph([.text("quoted"), .softBreak, .text("more")]) ? "quote" : nil
+            case .alert(.note, _): "alert"
+            case .heading(2, [.text("Heading")]): "heading"
+            default: nil
+            }
+        #expect(found == kind, "\(block.kind)")
+        #expect(blocks.count == 3, "\(blocks)")
+        #expect(blocks.last?.kind == .paragraph([.text("Text.")]))
+        let lazy = MarkdownParser.parse(markdown, file: "t.md", lazily: true, windowBytes: 0)
+        #expect(Array(lazy.document.blocks) == blocks)
+    }
+
+    /// A marker line before which no term or definition stands, or whose block cmark-gfm would
+    /// not start there (a numbered item from 3 interrupting the term's paragraph, a rule), keeps
+    /// its marker: nothing of the line is lost.
+    @Test(arguments: [
+        "# Heading\n: - item\n", "One\ntwo\n: - item\n", ": - item\n", "T\n: 3. item\n", "T\n: * * *\n",
+        "    code\n\n: - item\n",
+    ])
+    func aMarkerLineWithNoTermKeepsItsMarker(markdown: String) {
+        let blocks = parsed(markdown)
+        let defined = blocks.contains { if case .definitionList = $0.kind { true } else { false } }
+        let marked = blocks.contains {
+            switch $0.kind {
+            case .paragraph(let inlines): inlines.plainText.contains(": - item")
+            case .codeBlock(_, let text): text.contains(": - item")
+            default: false
+            }
+        }
+        #expect(defined || marked, "\(blocks)")
+        #expect(!blocks.contains { if case .list = $0.kind { true } else { false } }, "\(blocks)")
+    }
+
     /// A bracketed span's, an inline note's and a table caption's text is read as running text
     /// is: its superscripts, LaTeX text commands and raw HTML (`<kbd>`, `<b>`, `<sup>`), at
     /// every depth of spans, as the text around them.
@@ -155,6 +212,30 @@ import Testing
         #expect(paragraph("P~a\\ b\\ c~") == [.text("P"), .presentation(.subscript, [.text("a\u{00A0}b\u{00A0}c")])])
         // An unescaped space still ends neither: the text stays as written.
         #expect(paragraph("x^a b^") == [.text("x^a b^")])
+    }
+
+    /// A space escaped by a backslash is a no-break space wherever it is written, as Pandoc
+    /// reads it: in a paragraph, a heading, emphasis, a link's text, a table cell, a span; not
+    /// in code, and not after a backslash that is itself escaped or a reference.
+    @Test func anEscapedSpaceIsANoBreakSpace() {
+        #expect(paragraph("Dr.\\ Smith ran 10\\ km.") == [.text("Dr.\u{00A0}Smith ran 10\u{00A0}km.")])
+        #expect(
+            paragraph("*a\\ b* [c\\ d](u)") == [
+                .emphasis([.text("a\u{00A0}b")]), .text(" "),
+                .link(destination: "u", title: "", children: [.text("c\u{00A0}d")]),
+            ])
+        #expect(paragraph("[e\\ f]{.x}").plainText == "e\u{00A0}f")
+        guard case .heading(1, let heading)? = parsed("# Part\\ 1").first?.kind,
+            case .table(let table)? = parsed("| a\\ b |\n|---|\n| c\\ d |").first?.kind
+        else {
+            Issue.record("no heading or table")
+            return
+        }
+        #expect(heading == [.text("Part\u{00A0}1")])
+        #expect(table.header.first == [.text("a\u{00A0}b")])
+        #expect(table.rows.first?.first == [.text("c\u{00A0}d")])
+        #expect(paragraph("`a\\ b`") == [.code("a\\ b")])
+        #expect(paragraph("C:\\\\ and &#92; x") == [.text("C:\\ and \\ x")])
     }
 
     @Test func caretsAroundAWordAreSuperscript() {
