@@ -5,7 +5,8 @@ import Styling
 /// by white space (the word space a break drops, or a hard line break) ends between words, and
 /// so does a line whose own text ends in white space before more text. A line ending in a
 /// hyphen that the paragraph's text does not have (an added hyphenation hyphen) continues its
-/// word, as does a line broken inside a word (CJK text, a long code line). When a line's text
+/// word, as does a line broken inside a word (CJK text, a long code line). A line may begin
+/// with white space of its own (an indented line of code) and may be empty (a blank one). When a line's text
 /// is not where the previous line ended (a shaper that rewrites its text), no later line of
 /// the paragraph is said to end between words.
 ///
@@ -15,6 +16,8 @@ struct WordSpaces {
     private let bytes: [UInt8]
     private var position = 0
     private var lost = false
+    /// Where the text of the line read last ends in the paragraph's bytes.
+    private var previousLineEnd = 0
     /// Whether the line last passed to ``endsBetweenWords(_:)`` ends in a hyphen the
     /// paragraph's text does not have (an added hyphenation hyphen).
     private(set) var endedInAddedHyphen = false
@@ -32,20 +35,30 @@ struct WordSpaces {
         endedInAddedHyphen = false
         endedInHyphen = line.text.last.map { "-\u{2010}\u{2013}\u{2014}".contains($0) } ?? false
         guard !lost else { return false }
-        skipWhiteSpace()
         let text = Array(line.text.utf8)
+        // An empty line (a blank line of code, of a `<pre>`) holds no word, and needs no space.
+        guard !text.isEmpty else { return false }
+        // The white space after the line before is skipped: a line that begins with its own
+        // (an indented line of code) begins that much before the next word.
+        skipWhiteSpace()
+        let leading = text.prefix { Self.isSpaceByte($0) }.count
+        if leading > 0, position - leading >= previousLineEnd {
+            position -= leading
+        }
         if matches(text[...]) {
             position += text.count
         } else if text.last == 0x2D, matches(text.dropLast()) {
             // A hyphenation hyphen: the word goes on (past a soft hyphen, C2 AD, at the break).
             position += text.count - 1
             if position + 1 < bytes.count, bytes[position] == 0xC2, bytes[position + 1] == 0xAD { position += 2 }
+            previousLineEnd = position
             endedInAddedHyphen = true
             return false
         } else {
             lost = true
             return false
         }
+        previousLineEnd = position
         let endsInSpace = text.last.map(Self.isSpaceByte) ?? false
         let before = position
         skipWhiteSpace()

@@ -43,4 +43,21 @@ import Typesetter
             }
         }
     }
+
+    /// The structure tree reads a block's lines apart, each once, wherever they stand: after a
+    /// blank line, indented, and a long indented line wrapped at a space (the space it broke at
+    /// kept). Reading stopped at the first blank or indented line: `b1 b2b3`, and a wrapped
+    /// line's `890,` ran into its next word.
+    @Test func theStructureTreeReadsEveryLineApart() throws {
+        for language in ["", "python"] {
+            let long = (0..<24).map { "\"key_\($0)\": \($0)" }.joined(separator: ", ")
+            let markdown = "```\(language)\nb1\n\nb2\nb3\n  if x:\n      y = 1\n\n\n    d = {\(long)}\nz\n```\n"
+            let (pdf, report) = try Render.markdown(markdown, name: "code-structure-\(language)")
+            #expect(report.diagnostics.isEmpty, "\(report.diagnostics)")
+            let tree = try PDFProbe.run("pdfinfo", ["-struct-text", pdf]).output
+            let words = tree.split { $0 == " " || $0 == "\n" || $0 == "\"" }.map(String.init)
+            let expected = "b1 b2 b3 if x: y = 1 d = {\(long)} z".split { $0 == " " || $0 == "\"" }.map(String.init)
+            #expect(words.drop { $0 != "b1" }.prefix(expected.count).elementsEqual(expected), "\(language): \(tree)")
+        }
+    }
 }

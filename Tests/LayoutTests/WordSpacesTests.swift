@@ -26,6 +26,18 @@ import Typography
         #expect(Self.breaks("one\ntwo", ["one", "two"]) == [true])
     }
 
+    /// Lines of code: indented lines, blank lines, a long line wrapped at a space. Each lost
+    /// the reading of every later line (the struct tree read `b1 b2b3`, and a wrapped line's
+    /// `890,` ran into its next word).
+    @Test func indentedAndBlankLinesKeepTheReading() {
+        #expect(
+            Self.breaks("def f():\n    return {1, 2}\n\nb2\nb3", ["def f():", "    return {1, ", "2}", "", "b2", "b3"])
+                == [true, true, true, false, true])
+        #expect(
+            Self.breaks("a\n\n\n  b\n    c d", ["a", "", "", "  b", "    c ", "d"]) == [true, false, false, true, true])
+        #expect(Self.breaks("x\n\ty", ["x", "\ty"]) == [true])
+    }
+
     @Test func aBreakInsideAWordIsNot() {
         // An added hyphenation hyphen, a soft hyphen printed as one, a hard hyphen, CJK text.
         #expect(Self.breaks("international organization", ["interna-", "tional", "organization"]) == [false, true])
