@@ -338,8 +338,16 @@ extension ParagraphComposer {
             let candidates = (lower..<max(lower, upper)).filter {
                 prepared.charBreakBefore[$0] && !allowed[$0] && !isBreakingSpace(prepared.scalars[$0])
             }
+            // Breaks that leave punctuation where it may stand; where the text between two of
+            // them (or the piece's ends) is still wider than the measure (a run of opening
+            // brackets or quotes, `((((…`, `「「「…`), any break inside it.
             let kept = candidates.filter { !startsOrEndsNoLine(prepared.scalars, at: $0) }
-            for k in kept.isEmpty ? candidates : kept { emergencyAt[k] = true }
+            for k in kept { emergencyAt[k] = true }
+            let bounds = [piece.lowerBound] + kept + [piece.upperBound]
+            for (start, end) in zip(bounds, bounds.dropFirst())
+            where prepared.advances[start..<end].reduce(0, +) > width {
+                for k in candidates where k > start && k < end { emergencyAt[k] = true }
+            }
         }
         return emergencyAt
     }

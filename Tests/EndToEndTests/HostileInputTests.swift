@@ -358,6 +358,27 @@ import Typography
         #expect(try PDFProbe.qpdfClean(pdf))
     }
 
+    /// A run of opening brackets or quotes wider than the measure, alone or around a word, in
+    /// a paragraph, a table cell and a note, is broken and set whole: every character is in
+    /// the PDF's text (a run of 130 `(` lost its last 8 and the word's first letter, cut at
+    /// the page's edge).
+    @Test func aRunOfOpeningPunctuationIsSetWhole() throws {
+        let run = String(repeating: "(", count: 130)
+        let cjk = String(repeating: "「", count: 150)
+        let quotes = String(repeating: "\u{201C}", count: 130)
+        let markdown =
+            "\(run)word tail\n\n\(cjk)cjkword\n\n| a |\n|---|\n| \(run)cell |\n\nNote.[^1]\n\n[^1]: \(quotes)note\n"
+        let (pdf, report) = try Render.markdown(markdown, name: "hostile-opening-run")
+        #expect(report.diagnostics.allSatisfy { $0.severity == .warning }, "\(report.diagnostics)")
+        let text = try PDFProbe.text(pdf)
+        #expect(text.filter { $0 == "(" }.count == 260, "\(text)")
+        #expect(text.filter { $0 == "「" }.count == 150)
+        #expect(text.filter { $0 == "\u{201C}" }.count == 130)
+        for word in ["word", "tail", "cjkword", "cell", "note"] {
+            #expect(text.contains(word), "'\(word)' missing: \(text)")
+        }
+    }
+
     /// Every word box pdftotext reports, pt from the page's top left (negative when it starts
     /// above or left of the page).
     static func glyphBoxes(_ pdf: String) throws -> [(text: String, x0: Double, y0: Double, x1: Double, y1: Double)] {

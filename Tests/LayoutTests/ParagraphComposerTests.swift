@@ -152,10 +152,14 @@ func prepared(_ runs: [StyledRun]) -> PreparedParagraph {
     }
 
     /// A word wider than the measure made of punctuation alone, or with long runs of it around
-    /// a letter, still breaks inside: never one line wider than the measure.
+    /// letters, still breaks inside: never one line wider than the measure. A run of opening
+    /// brackets or quotes wider than the measure before letters (`((((…word`) broke only
+    /// between the letters, the run left on one overfull line.
     @Test(arguments: [
         "[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[", "((((((((((((((((((a))))))))))))))))))",
-        "--------------------------------------",
+        "--------------------------------------", String(repeating: "(", count: 40) + "word",
+        String(repeating: "「", count: 12) + "가나다", String(repeating: "\u{201C}", count: 40) + "word",
+        "abcdefghij" + String(repeating: "(", count: 40), "word" + String(repeating: ")", count: 40),
     ])
     func anOverwideWordOfPunctuationStillBreaks(word: String) {
         for alignment in [TextAlignment.justify, .left] {
