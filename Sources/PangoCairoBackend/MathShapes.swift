@@ -307,8 +307,13 @@ enum MathShapes {
     /// reader of the page. A piece of an inline formula (the formula cut after its relations
     /// and operations) wider than `width` has nowhere to break: it is shrunk to fit as well.
     /// Those shrunk below the first scale are listed.
+    ///
+    /// A formula taller than `height` pt (a `cases` of hundreds of rows inline, a long
+    /// `aligned`), which would reach past the page's bottom edge, its line's text with it, is
+    /// shrunk to that height (and listed), however it fits the measure.
     static func fittingWideFormulas(
-        _ paragraph: StyledParagraph, width: Double, fonts: FontConfiguration, hold: ShapeHold
+        _ paragraph: StyledParagraph, width: Double, height: Double = .infinity, fonts: FontConfiguration,
+        hold: ShapeHold
     ) -> (paragraph: StyledParagraph, overwide: [OverwideFormula]) {
         guard paragraph.runs.contains(where: { $0.style.inlineFormula != nil }) else { return (paragraph, []) }
         var fitted = paragraph
@@ -317,8 +322,18 @@ enum MathShapes {
         for index in fitted.runs.indices {
             let style = fitted.runs[index].style
             guard var formula = style.inlineFormula, formula.scale == 1, formula.displayLineStarts.isEmpty,
-                let box = layout(formula, size: style.font.size, fonts: fonts, hold: hold)?.box, box.width > width
+                let box = layout(formula, size: style.font.size, fonts: fonts, hold: hold)?.box,
+                box.width > width || box.height + box.depth > height
             else { continue }
+            if box.height + box.depth > height {
+                formula.scale = min(width / box.width, height / (box.height + box.depth))
+                overwide.append(
+                    OverwideFormula(
+                        source: formula.display ? formula.source : formula.alternativeText, scale: formula.scale,
+                        display: formula.display, location: formula.location, tall: true))
+                fitted.runs[index].style.inlineFormula = formula
+                continue
+            }
             if !formula.display {
                 formula.scale = width / box.width
                 overwide.append(
@@ -634,4 +649,6 @@ public struct OverwideFormula: Hashable, Sendable {
     public var location: SourceLocation?
     /// Whether it has places to break (a part between them being wider than the measure).
     public var hasBreaks = false
+    /// Whether it is taller than the text area (set smaller for that, however wide).
+    public var tall = false
 }

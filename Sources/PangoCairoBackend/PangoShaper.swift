@@ -26,6 +26,9 @@ public final class PangoShaper: TextShaper {
     /// the pieces of inline formulas wider than the measure, in the order they were shaped;
     /// the caller warns when it grows.
     public internal(set) var overwideFormulas: [OverwideFormula] = []
+    /// The text area's height, pt: a formula taller than its share of it is set smaller to fit
+    /// (``MathShapes/fittingWideFormulas(_:width:height:fonts:hold:)``).
+    public var textAreaHeight = Double.infinity
     /// Composed lines are cut from the paragraph's measured glyphs (``linesFromMeasurement``);
     /// false shapes each composed paragraph's lines again at its chosen breaks
     /// (``ParagraphLayout/nextGroup(_:shaping:)``), for tests that compare the two.
@@ -159,11 +162,12 @@ public final class PangoShaper: TextShaper {
     }
 
     /// `paragraph` with its formulas wider than `width` pt shrunk
-    /// (``MathShapes/fittingWideFormulas(_:width:)``), noting those still too wide in
+    /// (``MathShapes/fittingWideFormulas(_:width:height:fonts:hold:)``), noting those still too wide in
     /// ``overwideFormulas``.
     func fittingWideFormulas(_ paragraph: StyledParagraph, width: Double) -> StyledParagraph {
+        // A line's leading and the text beside the formula keep a tenth of the text area.
         let fitted = MathShapes.fittingWideFormulas(
-            paragraph, width: width, fonts: session.configuration, hold: shapeHold)
+            paragraph, width: width, height: textAreaHeight * 0.9, fonts: session.configuration, hold: shapeHold)
         overwideFormulas += fitted.overwide
         return placingTags(fitted.paragraph, width: width)
     }

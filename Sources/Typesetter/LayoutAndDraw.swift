@@ -307,8 +307,12 @@ struct LayoutAndDraw {
             formula.scale >= InlineFormula.smallestLegibleScale
             ? "is set at \(size) of the text's size to fit it"
             : "is set at \(size) of the text's size to fit it, too small to read"
+        let kind = formula.display ? "a displayed formula" : "an inline formula"
         let message =
             switch (formula.display, formula.hasBreaks) {
+            case _ where formula.tall:
+                "\(kind) is taller than the text area: '\(shown)' \(done); "
+                    + (formula.display ? "break it into several displays" : "display it between $$, in several parts")
             case (true, false):
                 "a displayed formula is wider than the measure (\(measure.wholePointsText) pt) and has no relation "
                     + "or operator to break at outside braces, \\left…\\right or an environment: '\(shown)' \(done); "

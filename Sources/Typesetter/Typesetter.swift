@@ -205,6 +205,7 @@ public enum Typesetter {
         defer { survey.definitionLoader?.cancel() }
         try requested.cancellation?.check()
         let shaper = PangoShaper(pictures: settings.options.preview != nil, session: settings.fonts)
+        shaper.textAreaHeight = settings.theme.page.textHeight
         let frontMatter = FrontMatter(of: document, settings: settings, survey: survey, shaper: shaper)
         let fontDiagnostics = FontCheck.diagnostics(
             survey: survey, frontMatter: frontMatter, settings: settings,

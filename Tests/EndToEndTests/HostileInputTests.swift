@@ -334,6 +334,22 @@ import Typography
                 ["Wide", "picture"]
             ),
             ("# Typesetting {.display tracking=40}\n\nafter\n", "wider than the measure", 1, ["Typesetting", "after"]),
+            // Formulas taller than the text area, inline (its line's words went off the page
+            // with it) and displayed (its later rows did), set smaller to fit.
+            (
+                "before $\\begin{cases}" + String(repeating: "a&b\\\\", count: 200) + "\\end{cases}$ aftercases\n",
+                "an inline formula is taller than the text area", 1, ["before", "aftercases"]
+            ),
+            (
+                "Some $\\sum_{k}" + String(repeating: "\\frac{1}{", count: 120) + "x"
+                    + String(repeating: "}", count: 120)
+                    + "$ tail\n", "taller than the text area", 1, ["Some", "tail"]
+            ),
+            (
+                "Intro.\n\n$$\\begin{aligned}" + String(repeating: "a&=b\\\\", count: 300)
+                    + "z&=y\\end{aligned}$$\n\nAfter.\n",
+                "a displayed formula is taller than the text area", 3, ["Intro", "z", "y", "After"]
+            ),
         ] as [(String, String, Int, [String])])
     func oversizedContentFitsThePage(markdown: String, warning: String, line: Int, words: [String]) throws {
         let name = "hostile-oversized-\(markdown.utf8.reduce(0) { ($0 &* 31 &+ Int($1)) & 0xFFFFF })"
