@@ -128,24 +128,35 @@ public enum CodeHighlighter {
         }
     }
 
-    /// Names GitHub Linguist and Pandoc accept that are neither a definition's name nor a file
-    /// extension one claims, by lowercased name.
+    /// Names GitHub Linguist and Pandoc accept that are neither a definition's name (as
+    /// written, or without its spaces and punctuation: `commonlisp`), the name Pandoc's
+    /// skylighting gives it (its file's: `isocpp`, `sqlpostgresql`, `fortranfree`), nor a file
+    /// extension one claims, by lowercased name. A language close enough where the library has
+    /// none of its own: CUDA as C++, Jinja and Twig as Django's templates, JSON with comments
+    /// as JavaScript (the JSON definition marks comments as errors).
     static let aliases: [String: String] = [
-        "shell": "Bash", "sh": "Bash", "zsh": "Zsh", "console": "Bash", "shell-session": "Bash",
-        "golang": "Go", "js": "JavaScript", "node": "JavaScript", "jsx": "JavaScript React (JSX)",
-        "ts": "TypeScript", "tsx": "TypeScript React (TSX)", "c++": "C++", "cpp": "C++", "cxx": "C++",
-        "objective-c": "Objective-C", "objc": "Objective-C", "obj-c": "Objective-C", "objective-c++": "Objective-C++",
-        "c#": "C#", "csharp": "C#", "cs": "C#", "f#": "FSharp", "fsharp": "FSharp", "kt": "Kotlin",
-        "py": "Python", "python3": "Python", "py3": "Python", "rb": "Ruby", "rs": "Rust", "yml": "YAML",
-        "md": "Markdown", "docker": "Dockerfile", "containerfile": "Dockerfile", "patch": "Diff", "udiff": "Diff",
-        "html5": "HTML", "xhtml": "HTML", "xml": "XML", "svg": "XML", "plist": "XML", "tex": "LaTeX",
-        "latex": "LaTeX", "make": "Makefile", "mk": "Makefile", "cmake": "CMake", "ps1": "PowerShell",
-        "powershell": "PowerShell", "pwsh": "PowerShell", "bat": "Windows Batch", "batch": "Windows Batch",
-        "vim": "Vim Script", "viml": "Vim Script", "elisp": "Common Lisp", "emacs-lisp": "Common Lisp",
-        "toml": "TOML", "ini": "INI Files", "hs": "Haskell", "ex": "Elixir", "exs": "Elixir", "erl": "Erlang",
-        "pl": "Perl", "proto": "Protobuf", "protobuf": "Protobuf", "graphql": "GraphQL", "gql": "GraphQL",
-        "jsonc": "JSON", "json5": "JSON", "sql": "SQL", "postgresql": "SQL (PostgreSQL)", "psql": "SQL (PostgreSQL)",
-        "mysql": "SQL (MySQL)", "scss": "SCSS", "sass": "SASS", "less": "LESS", "vue": "Vue",
+        "shell": "Bash", "sh": "Bash", "zsh": "Zsh", "console": "Bash", "shell-session": "Bash", "sh-session": "Bash",
+        "dotenv": "Bash", "env": "Bash", "golang": "Go", "js": "JavaScript", "node": "JavaScript",
+        "jsx": "JavaScript React (JSX)", "ts": "TypeScript", "tsx": "TypeScript React (TSX)", "c++": "C++",
+        "cpp": "C++", "cxx": "C++", "cuda": "C++", "cu": "C++", "objective-c": "Objective-C", "objc": "Objective-C",
+        "obj-c": "Objective-C", "objective-c++": "Objective-C++", "c#": "C#", "csharp": "C#", "cs": "C#",
+        "f#": "FSharp", "fsharp": "FSharp", "kt": "Kotlin", "py": "Python", "python3": "Python", "py3": "Python",
+        "rb": "Ruby", "erb": "Ruby/Rails/RHTML", "rs": "Rust", "yml": "YAML", "md": "Markdown", "docker": "Dockerfile",
+        "containerfile": "Dockerfile", "patch": "Diff", "udiff": "Diff", "html5": "HTML", "xhtml": "HTML",
+        "xml": "XML", "svg": "XML", "plist": "XML", "tex": "LaTeX", "latex": "LaTeX", "make": "Makefile",
+        "mk": "Makefile", "cmake": "CMake", "ps1": "PowerShell", "powershell": "PowerShell", "pwsh": "PowerShell",
+        "bat": "MS-DOS Batch", "batch": "MS-DOS Batch", "cmd": "MS-DOS Batch", "dosbatch": "MS-DOS Batch",
+        "elisp": "Common Lisp", "emacs-lisp": "Common Lisp", "toml": "TOML", "ini": "INI Files", "hs": "Haskell",
+        "ex": "Elixir", "exs": "Elixir", "erl": "Erlang", "pl": "Perl", "proto": "Protobuf", "protobuf": "Protobuf",
+        "graphql": "GraphQL", "gql": "GraphQL", "json": "JSON", "jsonl": "JSON", "ndjson": "JSON",
+        "jsonc": "JavaScript", "json5": "JavaScript", "sql": "SQL", "sqlite": "SQL", "postgresql": "SQL (PostgreSQL)",
+        "postgres": "SQL (PostgreSQL)", "psql": "SQL (PostgreSQL)", "plpgsql": "SQL (PostgreSQL)",
+        "mysql": "SQL (MySQL)", "plsql": "SQL (Oracle)", "scss": "SCSS", "sass": "SASS", "less": "LESSCSS",
+        "vue": "HTML", "jinja": "Django HTML Template", "jinja2": "Django HTML Template", "j2": "Django HTML Template",
+        "twig": "Django HTML Template", "django": "Django HTML Template", "hcl": "Terraform", "tf": "Terraform",
+        "ocaml": "Objective Caml", "ml": "Objective Caml", "r": "R Script", "rscript": "R Script",
+        "rmd": "R Markdown", "matlab": "Matlab", "asm": "GNU Assembler", "nasm": "Intel x86 (NASM)",
+        "tcl": "Tcl/Tk", "dot": "dot", "graphviz": "dot", "ignore": "Git Ignore",
     ]
 
     static let cache = LanguageCache()

@@ -6,7 +6,8 @@ import Typography
 /// What a fenced code block's info string asks for: its language, whether it is highlighted,
 /// and whether its lines are numbered. Read as GitHub and Pandoc read it: ```` ```python ````
 /// (the first word), ```` ```{.python .numberLines startFrom="10"} ```` (the first class that
-/// is no option), or both (```` ```python {.numberLines} ````); case-insensitive.
+/// is no option), or both (```` ```python {.numberLines} ````), or Quarto's and R Markdown's
+/// chunks (```` ```{python} ````, ```` ```{r, echo=FALSE} ````); case-insensitive.
 public struct CodeBlockInfo: Hashable, Sendable {
     /// The language as written (`python`, `py`, `C++`), nil for none.
     public var language: String?
@@ -62,6 +63,10 @@ public struct CodeBlockInfo: Hashable, Sendable {
                     }
                 }
                 if key == "highlight", value.lowercased() == "false" { highlight = false }
+            } else if language == nil, item == braced.first, !item.hasPrefix("#") {
+                // Quarto's and R Markdown's executable chunks: ```` ```{python} ````,
+                // ```` ```{r, echo=FALSE} ````, ```` ```{r label} ````.
+                language = item.trimmingCharacters(in: CharacterSet(charactersIn: ","))
             }
         }
         if let name = language?.lowercased(), ["nohighlight", "no-highlight", "plaintext", "text"].contains(name) {

@@ -52,6 +52,18 @@ struct Library {
         for (const Definition &definition : repository.definitions()) {
             byLowercaseName.insert(definition.name().toLower(), definition);
         }
+        // The names Pandoc's skylighting gives the same definitions (their file names:
+        // "isocpp", "sqlpostgresql", "fortranfree", "objectivec") and each name written without
+        // its spaces and punctuation ("commonlisp", "literatehaskell"), where no definition's
+        // own name is that.
+        for (const Definition &definition : repository.definitions()) {
+            const QString file = definition.filePath().section(QLatin1Char('/'), -1).section(QLatin1Char('.'), 0, 0);
+            for (const QString &name : {squeezed(file), squeezed(definition.name())}) {
+                if (!name.isEmpty() && !byLowercaseName.contains(name)) {
+                    byLowercaseName.insert(name, definition);
+                }
+            }
+        }
         for (const Format &format : repository.definitionForName(QStringLiteral("Diff")).formats()) {
             const QString name = format.name();
             if (name == QLatin1String("Removed line") || name == QLatin1String("Changed line (old)")) {
@@ -62,11 +74,30 @@ struct Library {
         }
     }
 
+    /// `name` in lower case with `+` as "p", `#` as "sharp" and every other character that is
+    /// no letter or digit left out: "Objective-C++" is "objectivecpp", "fortran-free"
+    /// "fortranfree".
+    static QString squeezed(const QString &name) {
+        QString result;
+        for (const QChar character : name.toLower()) {
+            if (character == QLatin1Char('+')) {
+                result += QLatin1Char('p');
+            } else if (character == QLatin1Char('#')) {
+                result += QLatin1String("sharp");
+            } else if (character.isLetterOrNumber()) {
+                result += character;
+            }
+        }
+        return result;
+    }
+
     Definition resolve(const QString &language) const {
         const QString lowercase = language.toLower();
-        const auto found = byLowercaseName.constFind(lowercase);
-        if (found != byLowercaseName.constEnd()) {
-            return found.value();
+        for (const QString &key : {lowercase, squeezed(language)}) {
+            const auto found = byLowercaseName.constFind(key);
+            if (found != byLowercaseName.constEnd()) {
+                return found.value();
+            }
         }
         // A file extension ("py", "rs") or a file name the definitions claim ("Dockerfile").
         Definition byExtension = repository.definitionForFileName(QStringLiteral("file.") + language);

@@ -1,6 +1,7 @@
-import CodeHighlighting
 import Testing
 import Typography
+
+@testable import CodeHighlighting
 
 /// The tokens KSyntaxHighlighting finds, read back as text: what each kind covers in a sample.
 @Suite struct CodeHighlighterTests {
@@ -54,6 +55,47 @@ import Typography
         #expect(CodeHighlighter.definition(forLanguage: "no-such-language") == nil)
         #expect(CodeHighlighter.definition(forLanguage: "") == nil)
         #expect(CodeHighlighter.definitionCount > 250)
+    }
+
+    /// The names Pandoc's skylighting gives its languages (its definitions' file names) and
+    /// names written without their spaces and punctuation resolve to the same definitions:
+    /// each of these was set plain.
+    @Test func pandocsNamesResolve() {
+        let expected = [
+            "sqlpostgresql": "SQL (PostgreSQL)", "commonlisp": "Common Lisp", "objectivec": "Objective-C",
+            "objectivecpp": "Objective-C++", "ocaml": "Objective Caml", "fortranfree": "Fortran (Free Format)",
+            "fortranfixed": "Fortran (Fixed Format)", "isocpp": "ISO C++", "actionscript": "ActionScript 2.0",
+            "apache": "Apache Configuration", "djangotemplate": "Django HTML Template",
+            "javascriptreact": "JavaScript React (JSX)", "literatehaskell": "Literate Haskell",
+            "nasm": "Intel x86 (NASM)", "orgmode": "Org Mode", "rest": "reStructuredText", "sqlmysql": "SQL (MySQL)",
+            "xorg": "x.org Configuration", "yacc": "Yacc/Bison", "gitignore": "Git Ignore",
+            "Literate-Haskell": "Literate Haskell",
+        ]
+        for (name, definition) in expected {
+            #expect(CodeHighlighter.definition(forLanguage: name) == definition, "\(name)")
+        }
+    }
+
+    /// Every alias names a definition the library has (an alias to a name it lacks set its
+    /// blocks plain: `batch` named "Windows Batch"), and GitHub's info strings resolve.
+    @Test func everyAliasNamesADefinition() {
+        for (alias, definition) in CodeHighlighter.aliases {
+            #expect(CodeHighlighter.definition(forLanguage: alias) == definition, "\(alias) → \(definition)")
+        }
+        for name in [
+            "sh-session", "batch", "cmd", "jsonl", "erb", "hcl", "cuda", "dotenv", "plpgsql", "sqlite", "jinja", "twig",
+        ] {
+            #expect(CodeHighlighter.definition(forLanguage: name) != nil, "\(name)")
+        }
+    }
+
+    /// JSON with comments (`jsonc`, `json5`) reads its comments as comments, not errors.
+    @Test func jsonWithCommentsHasComments() {
+        let source = "{\n  // a comment\n  \"a\": 1 /* block */\n}\n"
+        for language in ["jsonc", "json5"] {
+            #expect(texts(.comment, in: source, language: language).contains { $0.contains("a comment") })
+            #expect(texts(.error, in: source, language: language).isEmpty)
+        }
     }
 
     @Test func spansStayInsideTheTextAndInOrder() {

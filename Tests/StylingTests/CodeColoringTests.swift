@@ -22,6 +22,16 @@ import Typography
         #expect(pandoc.problems.isEmpty && CodeBlockInfo(info: "{.c startFrom=-3}").startFrom == -3)
     }
 
+    /// Quarto's and R Markdown's executable chunks name their language first in the braces:
+    /// they were set plain.
+    @Test func quartoChunksNameTheirLanguage() {
+        #expect(CodeBlockInfo(info: "{python}").definition == "Python")
+        #expect(CodeBlockInfo(info: "{r, echo=FALSE}").definition == "R Script")
+        #expect(CodeBlockInfo(info: "{r label}").language == "r")
+        #expect(CodeBlockInfo(info: "{#id .ruby}").language == "ruby")
+        #expect(CodeBlockInfo(info: "{#id}").language == nil)
+    }
+
     /// A `startFrom` that is no whole number (a word, a fraction, past a billion) is said, and
     /// the lines are numbered from 1.
     @Test(arguments: ["ten", "1.5", "", "99999999999999999999", "2000000000"])
