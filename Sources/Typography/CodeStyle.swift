@@ -80,7 +80,10 @@ public enum CodeToken: String, CaseIterable, Hashable, Sendable {
         case .escape: .string
         case .import: .preprocessor
         case .documentation: .comment
-        case .annotation, .commentVariable, .information, .warning, .alert: .documentation
+        case .annotation, .commentVariable, .warning, .alert: .documentation
+        // What definitions mark as information is code, not commentary: CSS's pseudo-classes
+        // (`:hover`, `::before`), Markdown's code spans and fences.
+        case .information: .attribute
         case .regionMarker: .comment
         case .attribute: .preprocessor
         case .inserted: .variable

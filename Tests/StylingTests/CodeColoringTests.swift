@@ -70,6 +70,20 @@ import Typography
         #expect(warnings.count == 1 && warnings.first?.location?.line == cLine, "\(warnings)")
     }
 
+    /// What a definition marks as information — CSS's pseudo-classes, Markdown's code spans —
+    /// is coloured as an attribute, not as commentary (it took the comments' grey).
+    @Test func informationIsNotDrawnAsAComment() throws {
+        let comment = try #require(Theme.default.code.style(for: .comment)).color
+        for (markdown, token) in [
+            ("```css\na:hover { color: red; }\n```\n", ":hover"), ("```markdown\nSee `code` here.\n```\n", "`code`"),
+        ] {
+            let runs = codeRuns(markdown)
+            let run = try #require(runs.first { $0.text.contains(token) }, "\(runs.map(\.text))")
+            #expect(run.style.color != comment, "\(token)")
+            #expect(run.style.color == Theme.default.code.style(for: .attribute)?.color, "\(token)")
+        }
+    }
+
     /// A block whose tokens differ from its plain style only in colour (the built-in styles')
     /// reaches layout as one run with its colours beside it, byte for byte the colours of the
     /// runs it stands for; a style that bolds a token keeps a run a token.
