@@ -137,12 +137,19 @@ public enum MarkdownParser {
                     at: SourceLocation(file: file, line: place.line, column: place.column), kind: .content))
         }
         for table in marking.findings.wideTables {
+            let message =
+                if let sparse = table.sparse {
+                    "table of \(table.columns) columns and \(sparse.rows) rows writes \(sparse.cells) cells: its "
+                        + "\(table.columns * sparse.rows) places, the rest empty, are more than "
+                        + "\(RawHTML.slotsPerWrittenCell) for each cell written; set as text"
+                } else {
+                    "table of \(table.columns) columns is wider than the \(MathSyntax.maximumTableColumns) a table "
+                        + "may have; set as text"
+                }
             diagnostics.append(
                 Diagnostic(
-                    .warning,
-                    "table of \(table.columns) columns is wider than the \(MathSyntax.maximumTableColumns) a table "
-                        + "may have; set as text",
-                    at: SourceLocation(file: file, line: table.line, column: table.column), kind: .content))
+                    .warning, message, at: SourceLocation(file: file, line: table.line, column: table.column),
+                    kind: .content))
         }
 
         let smart = smartPunctuation(metadata, diagnostics: &diagnostics)

@@ -53,7 +53,10 @@ enum MathSyntax {
         /// Formulas a letter after the closing dollar kept as text, where the letters are an
         /// English suffix (`$n$th`, `$x$s`): where each is written, and what it is.
         var suffixedFormulas: [(line: Int, column: Int, written: String)] = []
-        var wideTables: [(line: Int, column: Int, columns: Int)] = []
+        /// Tables set as text: where each is written, its columns, and for one whose rows leave
+        /// most of its grid empty (``sparseGrid(_:after:columns:headerCells:)``) its rows and
+        /// the cells they write.
+        var wideTables: [(line: Int, column: Int, columns: Int, sparse: (rows: Int, cells: Int)?)] = []
         /// The rows of narrower tables with more cells than that (line → cells written), whose
         /// cells past the limit the pass escaped.
         var wideRows: [Int: Int] = [:]
@@ -147,12 +150,7 @@ enum MathSyntax {
                 let next = bytes[lineEnd..<nextEnd]
                 inTable = Self.isDelimiterRow(next.drop { $0 == 0x20 })
                 tableRow = 0
-                let widest = max(Self.cellCount(in: line), Self.cellCount(in: next))
-                wideTable = inTable && widest > Self.maximumTableColumns
-                if wideTable {
-                    let place = scan.position(of: Self.rowStart(in: line))
-                    scan.findings.wideTables.append((place.line, place.column, widest))
-                }
+                wideTable = inTable && scan.findsWideTable(header: line, delimiter: next, after: nextEnd)
             }
             if inTable, wideTable, tableRow == 1 {
                 // A backslash, which no delimiter row holds, before its first `|`: the table
@@ -250,6 +248,30 @@ enum MathSyntax {
 
     /// The cells of `line` as a GitHub table row: one more than its ``cellBoundaries(in:)``,
     /// less a `|` that opens or closes the row.
+    /// The rows of the table whose delimiter row ends at `start` and the cells they write (at
+    /// most `columns` a row), the header's `headerCells` with them, when its grid of `columns`
+    /// columns holds more than ``RawHTML/slotsPerWrittenCell`` slots for each cell written (and more
+    /// than ``RawHTML/spanSlotFloor``), as an HTML table may; nil otherwise. The rows run to a
+    /// blank line. GitHub fills a row's missing cells with empty ones, so a header of 1,000
+    /// cells over 1,000 rows of one cell (8 KB) would be a million cells to lay out, tag and write.
+    static func sparseGrid(_ bytes: [UInt8], after start: Int, columns: Int, headerCells: Int) -> (
+        rows: Int, cells: Int
+    )? {
+        var rows = 1
+        var cells = min(headerCells, columns)
+        var index = start
+        while index < bytes.count {
+            let end = bytes[index...].firstIndex(of: 0x0A) ?? bytes.count
+            let line = bytes[index..<end]
+            guard !line.allSatisfy({ $0 == 0x20 || $0 == 0x09 || $0 == 0x0D }) else { break }
+            rows += 1
+            cells += min(Self.cellCount(in: line), columns)
+            index = end + 1
+        }
+        let grid = columns * rows
+        return grid > max(RawHTML.spanSlotFloor, RawHTML.slotsPerWrittenCell * cells) ? (rows, cells) : nil
+    }
+
     static func cellCount(in line: ArraySlice<UInt8>) -> Int {
         func isSpace(_ byte: UInt8) -> Bool { byte == 0x20 || byte == 0x09 || byte == 0x0A || byte == 0x0D }
         let row = line[Self.rowStart(in: line)...]
@@ -1167,4 +1189,24 @@ enum MathSyntax {
 
     /// The value of the marker's attribute `name`.
     static func value(of name: String, in html: String) -> String? { FormulaMarkers.attribute(name, in: html) }
+}
+
+extension MathSyntax.Scan {
+    /// Whether the table of `header` and `delimiter` (a delimiter row, ending at `end`) is set
+    /// as text: wider than ``MathSyntax/maximumTableColumns``, or its rows leaving most of its
+    /// grid empty (``MathSyntax/sparseGrid(_:after:columns:headerCells:)``); noted in
+    /// ``findings`` at its header.
+    mutating func findsWideTable(header: ArraySlice<UInt8>, delimiter: ArraySlice<UInt8>, after end: Int) -> Bool {
+        let widest = max(MathSyntax.cellCount(in: header), MathSyntax.cellCount(in: delimiter))
+        var sparse: (rows: Int, cells: Int)?
+        if widest <= MathSyntax.maximumTableColumns {
+            guard widest > RawHTML.slotsPerWrittenCell else { return false }
+            sparse = MathSyntax.sparseGrid(
+                bytes, after: end, columns: widest, headerCells: MathSyntax.cellCount(in: header))
+            guard sparse != nil else { return false }
+        }
+        let place = position(of: MathSyntax.rowStart(in: header))
+        findings.wideTables.append((place.line, place.column, widest, sparse))
+        return true
+    }
 }

@@ -527,7 +527,9 @@ struct RawHTML {
     /// larger grid, or one wider than ``MathSyntax/maximumTableColumns``, is set with each span
     /// taken as one slot, so that its cost grows with the cells written and not with the
     /// product of their spans (1,000 rows of `colspan=1000 rowspan=65534` make a grid of a
-    /// billion slots in the HTML table model).
+    /// billion slots in the HTML table model). A table whose short rows, filled with empty
+    /// cells, make a larger grid is set as text (its rows as paragraphs), an HTML table's here
+    /// and a Markdown one's as ``MathSyntax/sparseGrid(_:after:columns:headerCells:)`` finds it.
     static let slotsPerWrittenCell = 16
 
     /// The slots the grid of any table may hold with its spans kept, whatever its cells.
@@ -728,6 +730,10 @@ struct RawHTML {
         }
         guard !rows.isEmpty else { return (nil, caption, outsideCells) }
         let columns = rows.map(\.cells.count).max() ?? 0
+        if rows.count * columns > budget {
+            let paragraphs = rowsAsParagraphs(groups, columns: columns, written: written, location: location)
+            return (nil, caption, outsideCells + paragraphs)
+        }
         func padded(_ cells: [[Inline]]) -> [[Inline]] { cells + Array(repeating: [], count: columns - cells.count) }
         let header = rows[0].header ? padded(rows[0].cells) : Array(repeating: [], count: columns)
         let body = rows.dropFirst(rows[0].header ? 1 : 0).map { padded($0.cells) }
@@ -739,6 +745,26 @@ struct RawHTML {
         var table = Table(alignments: alignments, header: header, rows: Array(body))
         table.headerScopes = Self.headerScopes(headerCells, headerRow: rows[0].header)
         return (table, caption, outsideCells)
+    }
+
+    /// The rows of a table whose short rows, each filled with empty cells to its `columns`,
+    /// would make a grid of more than ``slotsPerWrittenCell`` places for each of its `written`
+    /// cells: each row a paragraph of its cells, a space between them, with a warning.
+    private mutating func rowsAsParagraphs(
+        _ groups: [[[WrittenCell]]], columns: Int, written: Int, location: SourceLocation?
+    ) -> [HTMLNode] {
+        let rows = groups.reduce(0) { $0 + $1.count }
+        diagnostics.append(
+            Diagnostic(
+                .warning,
+                "an HTML table of \(columns) columns and \(rows) rows writes \(written) cells: its "
+                    + "\(columns * rows) places, the rest empty, are more than \(Self.slotsPerWrittenCell) for each "
+                    + "cell written; each row is set as a paragraph",
+                at: location, kind: .html))
+        return groups.joined().map { row -> HTMLNode in
+            let cells = row.enumerated().flatMap { index, cell in (index > 0 ? [.text(" ")] : []) + cell.content }
+            return .element(name: "p", attributes: [:], children: cells)
+        }
     }
 
     /// What `scope` on a `<th>` names (`row`, `col`, their groups), nil when none or another.

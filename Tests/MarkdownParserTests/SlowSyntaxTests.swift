@@ -96,6 +96,56 @@ import Testing
         }
     }
 
+    /// A table whose rows leave most of its grid empty (a header of 1,000 cells over rows of
+    /// one: 8 KB that made a million cells, 22 s and 855 pages) is set as text with a warning at
+    /// its header, every cell's text kept; a table whose rows write their cells stays a table,
+    /// however many, and so does a small sparse one.
+    @Test(arguments: [
+        (1000, 1000, 1, false), (200, 300, 2, false), (40, 400, 40, true), (60, 60, 1, true), (16, 2000, 1, true),
+    ])
+    func aTableOfMostlyEmptyPlacesIsSetAsText(columns: Int, rows: Int, cellsPerRow: Int, isTable: Bool) {
+        let header = "|" + (1...columns).map { "h\($0)" }.joined(separator: "|") + "|"
+        let delimiter = "|" + Array(repeating: "-", count: columns).joined(separator: "|") + "|"
+        let body = (1...rows).map { row in "|" + (1...cellsPerRow).map { "r\(row)c\($0)" }.joined(separator: "|") + "|"
+        }
+        let source = "Before.\n\n" + ([header, delimiter] + body).joined(separator: "\n") + "\n\nAfter.\n"
+        let result = MarkdownParser.parse(source, file: "t.md")
+        let tables = result.document.blocks.filter { if case .table = $0.kind { true } else { false } }
+        let warnings = result.diagnostics.filter { $0.message.contains("for each cell written; set as text") }
+        #expect(tables.count == (isTable ? 1 : 0), "\(columns) × \(rows)")
+        #expect(warnings.count == (isTable ? 0 : 1), "\(result.diagnostics.map(\.message))")
+        if !isTable {
+            #expect(warnings.first?.location == SourceLocation(file: "t.md", line: 3, column: 1))
+            let text = result.document.blocks.compactMap { block -> String? in
+                if case .paragraph(let inlines) = block.kind { inlines.plainText } else { nil }
+            }.joined(separator: " ")
+            for cell in ["h1", "h\(columns)", "r1c1", "r\(rows)c\(cellsPerRow)", "After."] {
+                #expect(text.contains(cell), "\(cell)")
+            }
+        }
+    }
+
+    /// The same in HTML: a row of 400 cells over 400 rows of one (3.3 s and 138 pages) sets
+    /// each row as a paragraph, with a warning; a full table stays a table.
+    @Test func anHTMLTableOfMostlyEmptyPlacesIsSetAsText() {
+        let wide = "<tr>" + String(repeating: "<td>x</td>", count: 400) + "</tr>"
+        let short = String(repeating: "<tr><td>y</td></tr>", count: 400)
+        let result = MarkdownParser.parse("<table>\(wide)\(short)</table>\n\nAfter.\n", file: "t.md")
+        #expect(!result.document.blocks.contains { if case .table = $0.kind { true } else { false } })
+        let paragraphs = result.document.blocks.compactMap { block -> String? in
+            if case .paragraph(let inlines) = block.kind { inlines.plainText } else { nil }
+        }
+        #expect(paragraphs.count == 402, "\(paragraphs.count)")
+        #expect(paragraphs.first == Array(repeating: "x", count: 400).joined(separator: " "))
+        #expect(paragraphs.filter { $0 == "y" }.count == 400)
+        #expect(result.diagnostics.contains { $0.message.contains("each row is set as a paragraph") })
+        let full = "<table>" + String(repeating: "<tr><td>a</td><td>b</td></tr>", count: 3000) + "</table>\n"
+        #expect(
+            MarkdownParser.parse(full, file: "t.md").document.blocks.contains {
+                if case .table = $0.kind { true } else { false }
+            })
+    }
+
     /// A row of a narrow table with more cells than a table may have keeps its row, and the
     /// warning for its cells past the table's names their true number and text.
     @Test func aRowOfThousandsOfCellsKeepsItsTableAndWarnsOfItsCells() {
