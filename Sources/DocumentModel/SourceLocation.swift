@@ -90,12 +90,18 @@ public struct Diagnostic: Hashable, Sendable, CustomStringConvertible {
     /// `text` with every line ending and other control character (Unicode general category
     /// Cc, and U+2028 / U+2029, the line and paragraph separators) written as a Swift escape —
     /// `\n`, `\r`, `\t`, `\u{1B}` — so that a message quoting a multi-line value from the
-    /// input stays the one line editors and scripts read.
+    /// input stays the one line editors and scripts read; and so are the bidirectional
+    /// formatting characters (U+061C, U+200E, U+200F, U+202A–U+202E, U+2066–U+2069: Unicode
+    /// Standard Annex #9, "Explicit Directional Formatting Characters"), which would reorder
+    /// what a terminal or log shows after the quoted value (a file name, a position).
     public static func oneLine(_ text: String) -> String {
         // Cc is U+0000–U+001F and U+007F–U+009F.
         func breaks(_ scalar: Unicode.Scalar) -> Bool {
-            scalar.value < 0x20 || (0x7F...0x9F).contains(scalar.value) || scalar.value == 0x2028
-                || scalar.value == 0x2029
+            switch scalar.value {
+            case 0..<0x20, 0x7F...0x9F, 0x2028, 0x2029, 0x061C, 0x200E, 0x200F, 0x202A...0x202E, 0x2066...0x2069:
+                true
+            default: false
+            }
         }
         guard text.unicodeScalars.contains(where: breaks) else { return text }
         var out = String.UnicodeScalarView()

@@ -476,6 +476,30 @@ struct CmarkConverter {
         }
     }
 
+    /// Warns of the characters no PDF can hold (``TextSanitizer/isRefused(_:)``) that the
+    /// character references of the text `node` named, replaced by U+FFFD: at the first `&#` on
+    /// the node's line from where it starts.
+    private mutating func warnOfReferencedCharacters(_ replaced: TextSanitizer.Report, node: OpaquePointer) {
+        guard mode != .replay, var place = location(node) else { return }
+        let line = place.line - 1
+        if line < source.lines.count {
+            let bytes = source.lines[line]
+            let start = min(max(0, Int(cmark_node_get_start_column(node)) - 1), bytes.count)
+            if let ampersand = bytes[start...].indices.first(where: {
+                bytes[$0] == UInt8(ascii: "&") && $0 + 1 < bytes.count && bytes[$0 + 1] == UInt8(ascii: "#")
+            }) {
+                place.column = source.lines.sourceColumn(line: line, column: ampersand + 1)
+            }
+        }
+        let what = replaced.count == 1 ? "a character" : "\(replaced.count) characters"
+        diagnostics.append(
+            Diagnostic(
+                .warning,
+                "a character reference names \(what) no PDF can hold (the first "
+                    + "\(TextSanitizer.codePoint(replaced.first)), a noncharacter or control character), replaced by "
+                    + "U+FFFD", at: place, kind: .encoding))
+    }
+
     /// Appends `block`, `node`'s, to `items`, or makes it a definition of the term or the
     /// definition list before it when its definition's marker was made a space on its line
     /// (``PandocDefinitions/rewritingOpenings(_:firstLine:)``).
@@ -863,8 +887,15 @@ struct CmarkConverter {
         }
         switch type {
         case CMARK_NODE_TEXT:
-            let text = Self.literal(node)
+            var text = Self.literal(node)
             guard !text.isEmpty else { return }  // autolink leaves empty text nodes
+            let (sanitized, replaced) = TextSanitizer.sanitize(text)
+            if let replaced {
+                // Written as a character reference (`&#x80;`, `&#27;`): the text itself was
+                // sanitized before parsing.
+                text = sanitized
+                warnOfReferencedCharacters(replaced, node: node)
+            }
             pieces.append(
                 .text(
                     TextPiece(
