@@ -643,24 +643,39 @@ struct InlineSyntax {
     /// `tokens` with each space escaped by a backslash as written (`Dr.\ Smith`, `10\ km`) a
     /// no-break space, U+00A0, as Pandoc reads it (Pandoc manual, "Backslash escapes": "A
     /// backslash-escaped space is parsed as a nonbreaking space"). A backslash that is itself
-    /// escaped (`\\ `) or a reference (`&#92; `) stays a backslash before a space.
+    /// escaped (`\\ `) or a reference (`&#92; `) stays a backslash before a space, and so
+    /// does one that ends a Windows path (`C:\ `, `dir\sub\ `: after a colon, or in a word
+    /// that holds another backslash), which GitHub shows and Pandoc would lose.
     func escapedSpaces(_ tokens: [InlineToken]) -> [InlineToken] {
         var output: [InlineToken] = []
         output.reserveCapacity(tokens.count)
         var index = 0
+        // Whether the word being read holds a backslash (one before the current token).
+        var wordHoldsBackslash = false
         while index < tokens.count {
+            if case .byte(let byte, _, _, _) = tokens[index] {
+                if byte == 0x20 || byte == 0x09 { wordHoldsBackslash = false }
+            } else {
+                wordHoldsBackslash = false
+            }
             if case .byte(UInt8(ascii: "\\"), let line, let column, false) = tokens[index], index + 1 < tokens.count,
-                case .byte(0x20, _, _, _) = tokens[index + 1]
+                case .byte(0x20, _, _, _) = tokens[index + 1], !wordHoldsBackslash, !Self.followsColon(output)
             {
                 output.append(.byte(0xC2, line: line, column: column, inert: true))
                 output.append(.byte(0xA0, line: line, column: column, inert: true))
                 index += 2
                 continue
             }
+            if case .byte(UInt8(ascii: "\\"), _, _, _) = tokens[index] { wordHoldsBackslash = true }
             output.append(tokens[index])
             index += 1
         }
         return output
+    }
+
+    /// Whether the last of `tokens` is a `:` (a drive's, `C:`).
+    private static func followsColon(_ tokens: [InlineToken]) -> Bool {
+        if case .byte(UInt8(ascii: ":"), _, _, _)? = tokens.last { true } else { false }
     }
 
     /// Recognises Pandoc's superscript (Pandoc manual, "Extension: superscript, subscript"):

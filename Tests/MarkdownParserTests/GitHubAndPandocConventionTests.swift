@@ -236,6 +236,10 @@ import Testing
         #expect(table.rows.first?.first == [.text("c\u{00A0}d")])
         #expect(paragraph("`a\\ b`") == [.code("a\\ b")])
         #expect(paragraph("C:\\\\ and &#92; x") == [.text("C:\\ and \\ x")])
+        // A backslash that ends a Windows path stays: after a drive's colon, in a path.
+        #expect(paragraph("stat() calls to C:\\ (Bert)") == [.text("stat() calls to C:\\ (Bert)")])
+        #expect(paragraph("share \\\\server\\docs\\ here") == [.text("share \\server\\docs\\ here")])
+        #expect(paragraph("p.\\ 5 and dir\\sub\\ x") == [.text("p.\u{00A0}5 and dir\\sub\\ x")])
     }
 
     @Test func caretsAroundAWordAreSuperscript() {
