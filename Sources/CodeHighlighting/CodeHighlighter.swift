@@ -34,6 +34,7 @@ public enum CodeHighlighter {
         if let known = cache.value(for: language) { return known.isEmpty ? nil : known }
         let trimmed = language.trimmingCharacters(in: .whitespaces)
         guard !trimmed.isEmpty, trimmed.utf8.count < 200 else { return nil }
+        if sessionNames.contains(trimmed.lowercased()) { return shellSession }
         if let known = cache.value(for: trimmed.lowercased()) { return known.isEmpty ? nil : known }
         let candidates = [trimmed] + (aliases[trimmed.lowercased()].map { [$0] } ?? [])
         var found: String?
@@ -65,6 +66,7 @@ public enum CodeHighlighter {
     }
 
     static func highlight(_ text: String, definition: String) -> [TokenSpan] {
+        if definition == shellSession { return sessionTokens(text) }
         var storage: UnsafeMutablePointer<TSHighlightSpan>?
         let count = text.withCString { chars in
             tshl_highlight(definition, chars, text.utf8.count, &storage)
@@ -79,6 +81,63 @@ public enum CodeHighlighter {
             spans.append(TokenSpan(start: Int(span.start), length: Int(span.length), token: token))
         }
         return spans
+    }
+
+    /// The definition of a shell session (```` ```console ````, ```` ```shell-session ````), as
+    /// GitHub Linguist's ShellSession reads one: a line that starts with a prompt (`$ `, `# `,
+    /// `% `, `> `, `PS> `, or `user@host:~$ `) is a command, highlighted as Bash after its
+    /// prompt; every other line is the commands' output, set plain. The library has no such
+    /// definition: Bash alone coloured the output's first words as commands and a root prompt's
+    /// line as a comment.
+    public static let shellSession = "Shell Session"
+
+    /// The info strings that name a shell session.
+    static let sessionNames: Set<String> = ["console", "shell-session", "sh-session", "shellsession", "terminal"]
+
+    /// The tokens of `text`, a shell session (``shellSession``): each command line's, after its
+    /// prompt, as Bash gives them for the commands alone, one after another; the prompts and
+    /// the output have none. A command ending in `\` goes on into the next line.
+    static func sessionTokens(_ text: String) -> [TokenSpan] {
+        let bytes = Array(text.utf8)
+        var commands: [UInt8] = []
+        // Where each byte of `commands` stands in `text`.
+        var places: [Int] = []
+        var start = 0
+        var continued = false
+        while start <= bytes.count {
+            let end = bytes[start...].firstIndex(of: 0x0A) ?? bytes.count
+            let line = bytes[start..<end]
+            if let prompt = continued ? 0 : promptLength(line) {
+                let command = (start + prompt)..<end
+                commands += bytes[command] + [0x0A]
+                places += Array(command) + [end]
+                continued = line.last == UInt8(ascii: "\\")
+            }
+            start = end + 1
+        }
+        guard !commands.isEmpty else { return [] }
+        return highlight(String(decoding: commands, as: UTF8.self), definition: "Bash").compactMap { span in
+            let first = places[span.start]
+            let last = places[span.start + span.length - 1]
+            // A token runs over the end of a command only where the command goes on.
+            return TokenSpan(start: first, length: last - first + 1, token: span.token)
+        }
+    }
+
+    /// The length of the prompt `line` starts with, in bytes; nil when it starts with none.
+    static func promptLength(_ line: ArraySlice<UInt8>) -> Int? {
+        let text = String(decoding: line.prefix(160), as: UTF8.self)
+        for prompt in ["$ ", "# ", "% ", "> ", "PS> "] where text.hasPrefix(prompt) { return prompt.utf8.count }
+        // `user@host:~/dir$ ` or `[user@host dir]# `: a sign and a space after a user's name
+        // and host, a path or a bracket.
+        for sign in ["$ ", "# ", "% ", "> "] {
+            guard let found = text.range(of: sign) else { continue }
+            let before = text[..<found.lowerBound]
+            if before.contains("@") || before.hasSuffix("]") || before.hasSuffix("~") {
+                return text[..<found.upperBound].utf8.count
+            }
+        }
+        return nil
     }
 
     /// The longest line, in UTF-8 bytes, that is highlighted (the library's limit): HTML's
@@ -135,8 +194,8 @@ public enum CodeHighlighter {
     /// none of its own: CUDA as C++, Jinja and Twig as Django's templates, JSON with comments
     /// as JavaScript (the JSON definition marks comments as errors).
     static let aliases: [String: String] = [
-        "shell": "Bash", "sh": "Bash", "zsh": "Zsh", "console": "Bash", "shell-session": "Bash", "sh-session": "Bash",
-        "dotenv": "Bash", "env": "Bash", "golang": "Go", "js": "JavaScript", "node": "JavaScript",
+        "shell": "Bash", "sh": "Bash", "zsh": "Zsh", "dotenv": "Bash", "env": "Bash", "golang": "Go",
+        "js": "JavaScript", "node": "JavaScript",
         "jsx": "JavaScript React (JSX)", "ts": "TypeScript", "tsx": "TypeScript React (TSX)", "c++": "C++",
         "cpp": "C++", "cxx": "C++", "cuda": "C++", "cu": "C++", "objective-c": "Objective-C", "objc": "Objective-C",
         "obj-c": "Objective-C", "objective-c++": "Objective-C++", "c#": "C#", "csharp": "C#", "cs": "C#",

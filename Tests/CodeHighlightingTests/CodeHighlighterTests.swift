@@ -98,6 +98,43 @@ import Typography
         }
     }
 
+    /// A shell session colours its commands after their prompts as Bash and leaves the output
+    /// plain, as GitHub's ShellSession does: Bash alone coloured output's first words as
+    /// commands and a root prompt's line as a comment.
+    @Test func aShellSessionColoursItsCommandsAndNotItsOutput() {
+        let source = """
+            $ echo "hi" # greet
+            hi
+            # export PATH=/x
+            added 3 packages in 2s
+            user@host:~/dir$ for f in *; do echo $f; done
+            [root@box tmp]# echo "x" \\
+            > | grep "b"
+            done
+            """
+        let bytes = Array(source.utf8)
+        let spans = CodeHighlighter.tokens(in: source, definition: CodeHighlighter.shellSession)
+        func tokens(onLine index: Int) -> [(CodeToken, String)] {
+            let lines = source.split(separator: "\n", omittingEmptySubsequences: false)
+            let start = lines[..<index].reduce(0) { $0 + $1.utf8.count + 1 }
+            let range = start..<(start + lines[index].utf8.count)
+            return spans.filter { range.overlaps($0.range) }.map {
+                ($0.token, String(decoding: bytes[$0.range], as: UTF8.self))
+            }
+        }
+        for language in ["console", "shell-session", "sh-session", "Console"] {
+            #expect(CodeHighlighter.definition(forLanguage: language) == CodeHighlighter.shellSession)
+        }
+        #expect(tokens(onLine: 0).contains { $0.0 == .string && $0.1.contains("hi") })
+        #expect(tokens(onLine: 0).contains { $0.0 == .comment && $0.1.contains("greet") })
+        #expect(!tokens(onLine: 0).contains { $0.1.contains("$") }, "the prompt is no token")
+        for output in [1, 3, 7] { #expect(tokens(onLine: output).isEmpty, "output line \(output)") }
+        #expect(!tokens(onLine: 2).contains { $0.0 == .comment }, "a root prompt is no comment")
+        #expect(tokens(onLine: 4).contains { $0.0 == .controlFlow || $0.0 == .keyword })
+        #expect(tokens(onLine: 5).contains { $0.0 == .string && $0.1.contains("x") }, "a bracketed root prompt")
+        #expect(tokens(onLine: 6).contains { $0.0 == .string && $0.1.contains("b") }, "a continued command")
+    }
+
     @Test func spansStayInsideTheTextAndInOrder() {
         let source = "int main() { return 0; } // 한국어 😀 \"x\"\n#include <stdio.h>\n"
         let spans = CodeHighlighter.tokens(in: source, definition: "C")
