@@ -420,8 +420,11 @@ enum MathShapes {
             }
         }
         if formula.display {
+            guard let frame = formula.taggedFrame else { return [layout.layout(formula.formula, style: .display)] }
+            if !frame.rowLabels.isEmpty {
+                return [rowLabelled(formula, frame: frame, size: size, layout: layout, text: text)]
+            }
             let box = layout.layout(formula.formula, style: .display)
-            guard let frame = formula.taggedFrame else { return [box] }
             var framed = MathBox(width: frame.width)
             framed.place(box, x: frame.inset, y: 0)
             if let label = frame.labelBelow {
@@ -435,6 +438,65 @@ enum MathShapes {
             return [framed]
         }
         return layout.layoutPieces(formula.formula, style: .text)
+    }
+
+    /// The box of a displayed formula numbered by row (``InlineFormula/TaggedFrame/rowLabels``):
+    /// the formula `frame.inset` pt into a box `frame.width` pt wide, each row's label at the
+    /// text's size (the formula's own, not shrunk with it) flush right at the box's right edge,
+    /// on its row's baseline, or for a row that leaves it no room on a line of its own under the
+    /// row, a third of an em below it, the rows after it moved down to make room (amsmath's
+    /// placement of a tag that does not fit beside its row).
+    private static func rowLabelled(
+        _ formula: InlineFormula, frame: InlineFormula.TaggedFrame, size: Double, layout: MathLayout,
+        text: PangoMathText
+    ) -> MathBox {
+        let labelSize = size / formula.scale
+        let gap = labelSize / 3
+        var spaced = formula.formula
+        for label in frame.rowLabels where label.below {
+            let extent = text.measure(label.text, face: .regular, size: labelSize)
+            spaced = spaced.spacingRow(label.row, by: (gap + extent.ascent + extent.descent) / size)
+        }
+        let box = layout.layout(spaced, style: .display)
+        var framed = MathBox(width: frame.width)
+        framed.place(box, x: frame.inset, y: 0)
+        for label in frame.rowLabels where box.rows.indices.contains(label.row) {
+            let row = box.rows[label.row]
+            let extent = text.measure(label.text, face: .regular, size: labelSize)
+            let baseline = label.below ? row.baseline - row.depth - gap - extent.ascent : row.baseline
+            framed.items.append(
+                .text(
+                    label.text, face: .regular, x: frame.width - extent.width, y: baseline, size: labelSize,
+                    color: nil))
+            framed.height = max(framed.height, baseline + extent.ascent)
+            framed.depth = max(framed.depth, -baseline + extent.descent)
+        }
+        return framed
+    }
+
+    /// The frame of a displayed formula numbered by row (``MathFormula/rowTags``) set in a
+    /// measure `width` pt wide at `textSize` pt: the formula centred in the measure, each
+    /// row's label at the measure's right edge on the row's baseline, or under the row when
+    /// the row does not end an em before the label. Nil for another formula, or when its rows
+    /// are not found in its box.
+    static func rowLabelFrame(
+        _ formula: InlineFormula, textSize: Double, width: Double, fonts: FontConfiguration, hold: ShapeHold
+    ) -> InlineFormula.TaggedFrame? {
+        let tags = formula.formula.rowTags
+        guard formula.display, !tags.isEmpty, formula.taggedFrame == nil, formula.displayLineStarts.isEmpty,
+            let box = layout(formula, size: textSize, fonts: fonts, hold: hold)?.box, box.rows.count == tags.count
+        else { return nil }
+        let text = PangoMathText(
+            font: formula.textFont, configuration: fonts, monospaceFamilies: formula.monospaceFamilies)
+        let inset = max(0, (width - box.width) / 2)
+        var labels: [InlineFormula.TaggedFrame.RowLabel] = []
+        for (row, tag) in tags.enumerated() {
+            guard let tag else { continue }
+            let labelWidth = text.measure(tag, face: .regular, size: textSize).width
+            let fits = inset + box.rows[row].end + textSize <= width - labelWidth
+            labels.append(InlineFormula.TaggedFrame.RowLabel(row: row, text: tag, below: !fits))
+        }
+        return InlineFormula.TaggedFrame(width: max(width, inset + box.width), inset: inset, rowLabels: labels)
     }
 
     /// Where lines begin when pieces `widths` (pt, each at most `width`) are set in as few

@@ -177,17 +177,33 @@ public final class PangoShaper: TextShaper {
     /// an equation number; a formula too wide for that, which still fits the measure at its
     /// size, has its label under it, flush right (amsmath's placement of a tag with no room
     /// beside its equation); a formula set smaller to fit, or wider than the measure, keeps its
-    /// label two em spaces after it.
+    /// label two em spaces after it. A formula numbered by row (``MathFormula/rowTags``) fills
+    /// the measure, centred in it, its rows' labels drawn in its box at the measure's right
+    /// edge (``MathShapes/rowLabelFrame(_:textSize:width:fonts:hold:)``), their text the
+    /// formula's, after its source, so that they copy and are read with it.
     func placingTags(_ paragraph: StyledParagraph, width: Double) -> StyledParagraph {
         let separator = "\u{2003}\u{2003}"
         // The labels placed are gathered first and written after the loop: a run array written
         // inside the loop is made unique before it (the optimizer hoists the check), a copy of
-        // every long paragraph's runs even when it has no formula.
-        var placements: [(index: Int, formula: InlineFormula, label: String)] = []
-        for index in paragraph.runs.indices.dropLast() {
+        // every long paragraph's runs even when it has no formula. A nil label: the formula has
+        // no label run (its rows' labels are in its box).
+        var placements: [(index: Int, formula: InlineFormula, label: String?)] = []
+        for index in paragraph.runs.indices {
+            guard var formula = paragraph.runs[index].style.inlineFormula, formula.display else { continue }
+            if !formula.formula.rowTags.isEmpty {
+                guard
+                    let frame = MathShapes.rowLabelFrame(
+                        formula, textSize: paragraph.runs[index].style.font.size, width: width,
+                        fonts: session.configuration, hold: shapeHold)
+                else { continue }
+                formula.taggedFrame = frame
+                formula.alternativeText += " " + frame.rowLabels.map(\.text).joined(separator: " ")
+                placements.append((index, formula, nil))
+                continue
+            }
+            guard index + 1 < paragraph.runs.count else { continue }
             let label = paragraph.runs[index + 1]
-            guard var formula = paragraph.runs[index].style.inlineFormula, formula.display,
-                formula.formula.tag != nil, formula.taggedFrame == nil, formula.displayLineStarts.isEmpty,
+            guard formula.formula.tag != nil, formula.taggedFrame == nil, formula.displayLineStarts.isEmpty,
                 label.text.hasPrefix(separator),
                 let box = MathShapes.layout(
                     formula, size: paragraph.runs[index].style.font.size, fonts: session.configuration,
@@ -214,10 +230,11 @@ public final class PangoShaper: TextShaper {
         // From the last, so that a label run taken out leaves the indices before it.
         for placement in placements.reversed() {
             placed.runs[placement.index].style.inlineFormula = placement.formula
+            guard let label = placement.label else { continue }
             if placement.formula.taggedFrame?.labelBelow != nil {
                 placed.runs.remove(at: placement.index + 1)
             } else {
-                placed.runs[placement.index + 1].text = placement.label
+                placed.runs[placement.index + 1].text = label
             }
         }
         return placed

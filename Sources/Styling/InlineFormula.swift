@@ -68,13 +68,36 @@ public struct InlineFormula: Hashable, Sendable {
         /// beside the formula (as amsmath moves an equation's tag to the line below); nil when
         /// the label is a run of its own beside the box.
         public var labelBelow: String?
+        /// The labels of the rows of a formula numbered by row (``MathFormula/rowTags``), drawn
+        /// in the box, each flush right at its edge on its row's baseline, or under its row
+        /// when the row leaves it no room.
+        public var rowLabels: [RowLabel]
 
         /// A box `width` pt wide whose glyphs begin `inset` pt from its left, with `labelBelow`
-        /// under the formula.
-        public init(width: Double, inset: Double, labelBelow: String? = nil) {
+        /// under the formula and `rowLabels` beside or under its rows.
+        public init(width: Double, inset: Double, labelBelow: String? = nil, rowLabels: [RowLabel] = []) {
             self.width = width
             self.inset = inset
             self.labelBelow = labelBelow
+            self.rowLabels = rowLabels
+        }
+
+        /// The label of one row of a formula numbered by row.
+        public struct RowLabel: Hashable, Sendable {
+            /// The row's index in the formula's numbered array.
+            public var row: Int
+            /// The label as shown (`(3)`).
+            public var text: String
+            /// Whether the label goes on a line of its own under the row, flush right (as
+            /// amsmath moves a tag the row leaves no room for), rather than on its baseline.
+            public var below: Bool
+
+            /// The label `text` of row `row`, `below` it or beside it.
+            public init(row: Int, text: String, below: Bool) {
+                self.row = row
+                self.text = text
+                self.below = below
+            }
         }
     }
 
@@ -97,10 +120,11 @@ public struct InlineFormula: Hashable, Sendable {
     ) {
         self.source = source
         // A source read with the document's definitions (`\newcommand`) is another formula
-        // when they differ: they are part of its digest.
+        // when they differ, and so is one whose rows take other numbers: they are part of its
+        // digest.
         sourceDigest =
-            formula.usedMacros.isEmpty && formula.references.isEmpty
-            ? source.hashValue : Self.digest(source, formula.usedMacros, formula.references)
+            formula.usedMacros.isEmpty && formula.references.isEmpty && formula.rowTags.isEmpty
+            ? source.hashValue : Self.digest(source, formula.usedMacros, formula.references, formula.rowTags)
         self.display = display
         self.formula = formula
         self.family = family
@@ -111,9 +135,9 @@ public struct InlineFormula: Hashable, Sendable {
         alternativeText = source
     }
 
-    /// Whether two formula runs are set alike: the same piece of the same source with the same
-    /// settings. The cheap settings are compared first; the parsed nodes are not compared,
-    /// being parsed from the source.
+    /// Whether two formula runs are set alike: the same piece of the same source, its rows
+    /// numbered alike, with the same settings. The cheap settings are compared first; the
+    /// parsed nodes are not compared, being parsed from the source.
     public static func == (left: InlineFormula, right: InlineFormula) -> Bool {
         left.piece == right.piece && left.display == right.display && left.scale == right.scale
             && left.sourceDigest == right.sourceDigest && left.location == right.location
@@ -122,14 +146,17 @@ public struct InlineFormula: Hashable, Sendable {
             && left.textFont == right.textFont && left.monospaceFamilies == right.monospaceFamilies
             && left.errorColor == right.errorColor && left.colors == right.colors && left.source == right.source
             && left.formula.usedMacros == right.formula.usedMacros
-            && left.formula.references == right.formula.references
+            && left.formula.references == right.formula.references && left.formula.rowTags == right.formula.rowTags
     }
 
-    private static func digest(_ source: String, _ macros: [String: MathMacro], _ references: [MathReference]) -> Int {
+    private static func digest(
+        _ source: String, _ macros: [String: MathMacro], _ references: [MathReference], _ rowTags: [String?]
+    ) -> Int {
         var hasher = Hasher()
         hasher.combine(source)
         hasher.combine(macros)
         hasher.combine(references)
+        hasher.combine(rowTags)
         return hasher.finalize()
     }
 
@@ -157,7 +184,9 @@ extension Styler {
         cascade: Cascade
     ) -> [StyledRun] {
         let formula = MathParser.parse(
-            source, display: display, macros: &mathMacros, labels: mathLabels, budget: &mathExpansionBudget)
+            source, display: display, macros: &mathMacros, labels: mathLabels, budget: &mathExpansionBudget,
+            firstNumber: equationNumbers + 1)
+        equationNumbers += formula.automaticNumbers
         // Found once, for the problems and unanswered references a formula may have by the thousand.
         let lineStarts =
             formula.problems.isEmpty && formula.references.allSatisfy({ $0.resolved != nil })

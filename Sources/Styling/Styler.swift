@@ -137,6 +137,9 @@ public struct Styler: Sendable {
     var unansweredMathReferences: [(key: String, location: SourceLocation?)] = []
     /// The labels the formulas styled so far gave (a second is warned about).
     var labelsGiven: Set<String> = []
+    /// The automatic equation numbers the displayed formulas styled so far took (amsmath's
+    /// `equation` counter): the next is one more.
+    var equationNumbers = 0
 
     /// Creates a styler for `theme`; ``style(_:theme:options:)`` is the usual entry point.
     public init(theme: Theme, options: StylingOptions = StylingOptions()) {
@@ -1036,8 +1039,9 @@ public struct Styler: Sendable {
     mutating func warnUnansweredMathReferences() {
         for (key, location) in unansweredMathReferences where mathLabels[key] == nil {
             warn(
-                "no formula has \\label{\(key)} beside a \\tag: the reference is set as ?? (a formula is numbered "
-                    + "only by its \\tag)", location, kind: .content)
+                "no numbered formula has \\label{\(key)}: the reference is set as ?? (a label names the number or "
+                    + "\\tag of its equation or row; $$…$$ and starred environments are not numbered)", location,
+                kind: .content)
         }
         unansweredMathReferences = []
     }

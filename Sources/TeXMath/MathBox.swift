@@ -81,6 +81,25 @@ extension MathBoxItem {
     }
 }
 
+/// Where one row of a laid-out array stands, pt from its box's origin, y upwards: its
+/// baseline, how far it reaches below it (at least the strut's depth), and where its last cell
+/// ends.
+public struct MathBoxRow: Hashable, Sendable {
+    /// The row's baseline.
+    public var baseline: Double
+    /// How far the row reaches below its baseline (positive downwards).
+    public var depth: Double
+    /// Where the row's last cell ends.
+    public var end: Double
+
+    /// Creates a row's place.
+    public init(baseline: Double, depth: Double, end: Double) {
+        self.baseline = baseline
+        self.depth = depth
+        self.end = end
+    }
+}
+
 /// A laid-out formula or part of one: its size in pt and what it draws.
 public struct MathBox: Hashable, Sendable {
     /// The advance width, pt.
@@ -98,6 +117,10 @@ public struct MathBox: Hashable, Sendable {
     public var isCharacter = false
     /// What it draws.
     public var items: [MathBoxItem] = []
+    /// The rows of the array the box sets (a matrix, an alignment), or of the one array a
+    /// list sets among atoms of no rows: where each row stands, from the box's origin. Empty
+    /// for anything else.
+    public var rows: [MathBoxRow] = []
 
     /// An empty box.
     public init() {}

@@ -240,19 +240,29 @@ extension MathParser {
             let label = tagText(readRawArgument(), at: start)
             let written = name == "tag" ? "(\(label))" : label
             tagCount += 1
-            // One label a formula: a second would stand in the first's place, so it is said.
+            // One label a formula, or a row of a numbered environment: a second would stand in
+            // the first's place, so it is said.
             if let tag {
-                problem(
-                    "a formula takes one \\tag: '\(written)' is not set beside '\(tag)' (write each tagged line as "
-                        + "a formula of its own)", at: start)
+                let advice =
+                    if let environment = numberedEnvironment {
+                        Self.rowNumberedEnvironments.contains(environment)
+                            ? "a row takes one \\tag: '\(written)' is not set beside '\(tag)'"
+                            : "\\begin{\(environment)} takes one \\tag: '\(written)' is not set beside '\(tag)'"
+                    } else {
+                        "a formula takes one \\tag: '\(written)' is not set beside '\(tag)' (number each line in an "
+                            + "align, which labels each row, or write each tagged line as a formula of its own)"
+                    }
+                problem(advice, at: start)
             } else {
                 tag = written
                 rawTag = label
             }
-        case "notag", "nonumber", "nolimits", "limits", "displaylimits":
+        case "notag", "nonumber":
+            numberSuppressed = true
+        case "nolimits", "limits", "displaylimits":
             // After a large operator only, as TeX allows them ("Limit controls must follow a
             // math operator").
-            if name.hasSuffix("limits"), case .atom(var atom)? = nodes.last, atom.mathClass == .op {
+            if case .atom(var atom)? = nodes.last, atom.mathClass == .op {
                 atom.limits = name == "nolimits" ? .beside : (name == "limits" ? .above : .automatic)
                 nodes[nodes.count - 1] = .atom(atom)
             }
@@ -452,6 +462,7 @@ extension MathParser {
         inner.depth = depth
         inner.display = display
         inner.alphabet = alphabet
+        inner.numberedEnvironment = numberedEnvironment
         prepare(&inner)
         var nodes = inner.parseList(stop: .end)
         while let separator = inner.current {

@@ -293,6 +293,7 @@ extension MathParser {
         labelKeys += inner.labelKeys
         tagsBeforeLabel += inner.tagsBeforeLabel.map { $0 + tagCount }
         tagCount += inner.tagCount
+        if inner.numberSuppressed { numberSuppressed = true }
         references += inner.references.map { MathReference(key: $0.key, offset: offsets[start], resolved: $0.resolved) }
         usedMacros.merge(inner.usedMacros) { first, _ in first }
         if inner.abandoned { abandoned = true }

@@ -173,6 +173,7 @@ extension MathLayout {
         }
         var rowTops: [Double] = []
         var rowBottoms: [Double] = []
+        var rowPlaces: [MathBoxRow] = []
         var textWidth = 0.0
         for (rowIndex, row) in cells.enumerated() {
             let height = max(strutHeight, row.map(\.height).max() ?? 0)
@@ -182,6 +183,7 @@ extension MathLayout {
                 grid.place(text, x: 0, y: baseline)
                 textWidth = max(textWidth, text.width)
             }
+            var end = array.textRows.contains(rowIndex) ? row.first?.width ?? 0 : 0
             for (column, cell) in row.enumerated() where !array.textRows.contains(rowIndex) {
                 let alignment =
                     rowIndex < array.rowAlignments.count
@@ -193,7 +195,9 @@ extension MathLayout {
                     case .right: widths[column] - cell.width
                     }
                 grid.place(cell, x: x[column] + offset, y: baseline)
+                if cell.width > 0 { end = max(end, x[column] + offset + cell.width) }
             }
+            rowPlaces.append(MathBoxRow(baseline: baseline, depth: depth, end: end))
             if rowIndex == 0 { grid.height = max(grid.height, height) }
             grid.depth = max(grid.depth, depth - baseline)
             rowTops.append(baseline + height)
@@ -213,7 +217,8 @@ extension MathLayout {
         }
         // Centred on the axis, as `\vcenter` does.
         let shift = (grid.height - grid.depth) / 2 - axis(style)
-        let centred = grid.raised(by: -shift)
+        var centred = grid.raised(by: -shift)
+        centred.rows = rowPlaces.map { MathBoxRow(baseline: $0.baseline - shift, depth: $0.depth, end: $0.end) }
         guard left != nil || right != nil else { return centred }
         return fencedBoxes(centred, left: left, right: right, style)
     }

@@ -7,6 +7,97 @@ extension MathParser {
         var rules: [MathRowRule] = []
         /// The rows of text between rows (`\intertext{…}`), by index.
         var textRows: Set<Int> = []
+        /// The numbering commands of each row of a numbered environment, by index.
+        var numbering: [Int: NumberingScope] = [:]
+    }
+
+    /// What the `\tag`, `\label`, `\notag` and `\nonumber` read in a scope say: the formula's,
+    /// or one row's in an environment numbered by row.
+    struct NumberingScope {
+        var tag: String?
+        var rawTag: String?
+        var tagCount = 0
+        var labelKeys: [String] = []
+        var tagsBeforeLabel: [Int] = []
+        var suppressed = false
+    }
+
+    /// The numbering commands read since the scope began, leaving an empty scope.
+    mutating func takeNumberingScope() -> NumberingScope {
+        let scope = NumberingScope(
+            tag: tag, rawTag: rawTag, tagCount: tagCount, labelKeys: labelKeys, tagsBeforeLabel: tagsBeforeLabel,
+            suppressed: numberSuppressed)
+        restoreNumberingScope(NumberingScope())
+        return scope
+    }
+
+    /// Makes `scope` the one numbering commands are read into.
+    mutating func restoreNumberingScope(_ scope: NumberingScope) {
+        tag = scope.tag
+        rawTag = scope.rawTag
+        tagCount = scope.tagCount
+        labelKeys = scope.labelKeys
+        tagsBeforeLabel = scope.tagsBeforeLabel
+        numberSuppressed = scope.suppressed
+    }
+
+    /// amsmath's environments numbered by row: each row takes a number unless it has `\notag`
+    /// or `\nonumber` (a starred one: none), and a row's `\tag` stands in for its number.
+    static let rowNumberedEnvironments: Set<String> = [
+        "align", "align*", "gather", "gather*", "alignat", "alignat*", "flalign", "flalign*", "eqnarray", "eqnarray*",
+    ]
+
+    /// amsmath's environments numbered as a whole: one number (a starred one: none).
+    static let wholeNumberedEnvironments: Set<String> = ["equation", "equation*", "multline", "multline*"]
+
+    /// What a numbered scope shows: its `\tag`, else, when it `counts`, is not `\notag`ged and
+    /// the document numbers equations, the next number (`(3)`); nil: nothing. The scope's
+    /// labels then name it as `\ref` prints it (``numberedLabels``).
+    mutating func numberLabel(_ scope: NumberingScope, counts: Bool) -> (written: String, raw: String)? {
+        var shown: (written: String, raw: String)?
+        if let tag = scope.tag, let raw = scope.rawTag {
+            shown = (tag, raw)
+        } else if counts, !scope.suppressed, let firstNumber {
+            let number = String(firstNumber + numbersUsed)
+            numbersUsed += 1
+            shown = ("(\(number))", number)
+        }
+        guard let shown else { return nil }
+        for (key, tags) in zip(scope.labelKeys, scope.tagsBeforeLabel) where tags <= 1 {
+            numberedLabels[key] = shown.raw
+        }
+        return shown
+    }
+
+    /// Numbers the numbered environment `name` just read (its `rows`), its numbering commands
+    /// read into their scopes, and makes `outer` the scope again: a row-numbered environment's
+    /// rows each take their label (``rowTags``), a `multline` its one label on its last row,
+    /// an `equation` its one label as the formula's ``tag``, beside the formula (with a `split`
+    /// inside, centred on its rows, as amsmath's default `centertags` places it).
+    mutating func numberEnvironment(_ name: String, rows: Rows, outer: NumberingScope, start: Int) {
+        let counts = !name.hasSuffix("*")
+        if Self.rowNumberedEnvironments.contains(name) {
+            restoreNumberingScope(outer)
+            rowTags = rows.rows.indices.map { row in
+                guard !rows.textRows.contains(row), let scope = rows.numbering[row] else { return nil }
+                return numberLabel(scope, counts: counts)?.written
+            }
+            // No row labelled (an `align*`): nothing to set beside the rows.
+            if rowTags.allSatisfy({ $0 == nil }) { rowTags = [] }
+            return
+        }
+        let scope = takeNumberingScope()
+        restoreNumberingScope(outer)
+        guard let shown = numberLabel(scope, counts: counts) else { return }
+        if name.hasPrefix("multline") {
+            rowTags = Array(repeating: nil, count: max(0, rows.rows.count - 1)) + [shown.written]
+        } else if let tag {
+            problem("a formula takes one \\tag: '\(shown.written)' is not set beside '\(tag)'", at: start)
+        } else {
+            tag = shown.written
+            rawTag = shown.raw
+            tagCount += 1
+        }
     }
 
     /// amsmath's `\intertext{…}` and mathtools' `\shortintertext{…}` at the start of a row: its
@@ -53,8 +144,11 @@ extension MathParser {
     /// the source when `name` is nil; the closing brace of the group when `group`, as in
     /// `\substack{…}`), starting with a cell already read. `begin`: where the environment's `\begin`
     /// is, where a missing `\end` is said.
+    /// `numbersRows`: each row's numbering commands are read into a scope of its own
+    /// (``Rows/numbering``).
     mutating func parseRows(
-        firstCell: [MathNode]?, until name: String?, begin: Int? = nil, group: Bool = false, textColumn: Int? = nil
+        firstCell: [MathNode]?, until name: String?, begin: Int? = nil, group: Bool = false, textColumn: Int? = nil,
+        numbersRows: Bool = false
     ) -> Rows {
         let cellStop: Stop = group ? .groupCell : .cell
         var rows = Rows()
@@ -75,6 +169,7 @@ extension MathParser {
             if atRowSeparator {
                 position += 2
                 rows.rows.append(row)
+                if numbersRows { rows.numbering[rows.rows.count - 1] = takeNumberingScope() }
                 rows.extraSpace.append(readOptionalRaw().map(Self.emLength) ?? 0)
                 row = []
                 readRowRules(before: rows.rows.count, into: &rows.rules)
@@ -86,7 +181,11 @@ extension MathParser {
         }
         // A last row left empty by a closing `\\` is not a row.
         let empty = row.count == 1 && row[0].isEmpty
-        if !empty || rows.rows.isEmpty { rows.rows.append(row) }
+        let lastScope = numbersRows ? takeNumberingScope() : nil
+        if !empty || rows.rows.isEmpty {
+            rows.rows.append(row)
+            if let lastScope { rows.numbering[rows.rows.count - 1] = lastScope }
+        }
         if let name {
             let start = position
             if peekCommand() == "end" {
@@ -153,8 +252,19 @@ extension MathParser {
                         .atom(MathAtom(.ord, .error("\\end{\(name)}"))),
                     ])))
         }
+        // Numbered only at the formula's top level, and not inside another numbered one.
+        let numbered =
+            Self.rowNumberedEnvironments.contains(name) || Self.wholeNumberedEnvironments.contains(name)
+        let numbers = numbered && numberedEnvironment == nil && depth == 1 && expansionDepth == 0
+        let outer = numbers ? takeNumberingScope() : NumberingScope()
+        if numbers { numberedEnvironment = name }
         var rows = parseRows(
-            firstCell: nil, until: name, begin: start, textColumn: name.hasSuffix("cases*") ? 1 : nil)
+            firstCell: nil, until: name, begin: start, textColumn: name.hasSuffix("cases*") ? 1 : nil,
+            numbersRows: numbers && Self.rowNumberedEnvironments.contains(name))
+        if numbers {
+            numberedEnvironment = nil
+            numberEnvironment(name, rows: rows, outer: outer, start: start)
+        }
         if Self.alignmentEnvironments.contains(name) {
             // amsmath begins each right-hand (even) column with an empty group, so that
             // `&= b` spaces the relation as in `{} = b`.

@@ -198,6 +198,9 @@ public struct MathLayout: Sendable {
         var box = MathBox()
         var previous: MathClass?
         nodeStarts.removeAll()
+        // The rows of the one array among the pieces, moved to where it is placed.
+        var rows: [MathBoxRow] = []
+        var arrays = 0
         for (piece, pieceStyle) in pieces {
             if let current = piece.mathClass {
                 if let previous {
@@ -207,8 +210,14 @@ public struct MathLayout: Sendable {
                 previous = current
             }
             nodeStarts.append(box.width)
+            if !piece.box.rows.isEmpty {
+                arrays += 1
+                let x = box.width
+                rows = piece.box.rows.map { MathBoxRow(baseline: $0.baseline, depth: $0.depth, end: x + $0.end) }
+            }
             box.append(piece.box)
         }
+        if arrays == 1 { box.rows = rows }
         if pieces.count == 1 {
             box.isCharacter = pieces[0].piece.box.isCharacter
             box.accentAttachment = pieces[0].piece.box.accentAttachment

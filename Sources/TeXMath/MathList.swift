@@ -362,6 +362,16 @@ public struct MathFormula: Hashable, Sendable {
     /// no label was known for it, `??` printed): the same source with other labels known is
     /// another formula.
     public var references: [MathReference] = []
+    /// The label of each row of the formula's numbered multi-row environment (amsmath's
+    /// `align`, `gather`, `alignat`, `flalign`, `eqnarray`: a number or `\tag` a row;
+    /// `multline`: one, on its last row), by row of that environment's array, as shown (`(3)`,
+    /// `(A)`, `A` of `\tag*{A}`); nil for a row with none (`\notag`, a starred environment's,
+    /// `\intertext`). Empty when the formula has no such environment: its label, if any, is
+    /// ``tag``, beside the formula.
+    public var rowTags: [String?] = []
+    /// How many of the document's automatic equation numbers the formula took
+    /// (``MathParser/parse(_:display:macros:labels:budget:firstNumber:)``).
+    public var automaticNumbers = 0
 
     /// Creates a formula.
     public init(nodes: [MathNode], tag: String? = nil, problems: [MathProblem] = []) {
@@ -430,7 +440,7 @@ extension MathFormula {
 extension MathFormula {
     /// What a font check of the formula reads, found in one walk: `prose`, the texts set in the
     /// surrounding text's face (``MathNucleus/prose(_:_:)``: `\text{…}`, `\mbox{…}`,
-    /// `\textbf{…}`) and the formula's `\tag` label last; `symbols`, the characters of its
+    /// `\textbf{…}`) and the formula's `\tag` label and its rows' labels last; `symbols`, the characters of its
     /// symbols, each once (a symbol the math font lacks is set in the text's face, see
     /// ``MathLayout/symbolBox(_:_:)``). The walk uses a stack of lists, no recursion, so each
     /// list's own texts come before those of the lists inside it (not quite source order).
@@ -463,7 +473,7 @@ extension MathFormula {
             // read in the order they are written.
             pending += inner.reversed()
         }
-        return (texts + (tag.map { [$0] } ?? []), symbols)
+        return (texts + (tag.map { [$0] } ?? []) + rowTags.compactMap { $0 }, symbols)
     }
 }
 
@@ -562,6 +572,34 @@ extension MathFormula {
             (left ?? "") + array.rows.map { $0.map(plainText).joined(separator: " ") }.joined(separator: "; ")
                 + (right ?? "")
         }
+    }
+}
+
+extension MathFormula {
+    /// The index in ``nodes`` of the array whose rows ``rowTags`` label: the top-level array
+    /// with as many rows; nil when there is none.
+    public var numberedArrayIndex: Int? {
+        guard !rowTags.isEmpty else { return nil }
+        return nodes.firstIndex { node in
+            guard case .atom(let atom) = node, case .array(let array, _, _) = atom.nucleus else { return false }
+            return array.rows.count == rowTags.count
+        }
+    }
+
+    /// The formula with `em` more space after row `row` of its numbered array
+    /// (``numberedArrayIndex``): room for a row's label set under it.
+    public func spacingRow(_ row: Int, by em: Double) -> MathFormula {
+        guard let index = numberedArrayIndex, case .atom(var atom) = nodes[index],
+            case .array(var array, let left, let right) = atom.nucleus, array.rows.indices.contains(row)
+        else { return self }
+        if array.extraRowSpace.count < array.rows.count {
+            array.extraRowSpace += Array(repeating: 0, count: array.rows.count - array.extraRowSpace.count)
+        }
+        array.extraRowSpace[row] += em
+        atom.nucleus = .array(array, left: left, right: right)
+        var spaced = self
+        spaced.nodes[index] = .atom(atom)
+        return spaced
     }
 }
 

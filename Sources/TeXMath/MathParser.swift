@@ -44,6 +44,22 @@ public struct MathParser {
     var references: [MathReference] = []
     /// The argument of the formula's `\tag` as written (`1`, `A`).
     var rawTag: String?
+    /// Whether `\notag` or `\nonumber` was read (in a numbered environment's row: that row
+    /// takes no number).
+    var numberSuppressed = false
+    /// The number the document's next automatically numbered equation takes; nil: equations
+    /// are numbered only by their `\tag` (``parse(_:display:macros:labels:budget:firstNumber:)``).
+    var firstNumber: Int?
+    /// How many automatic numbers this formula's numbered environments took.
+    var numbersUsed = 0
+    /// The numbered environment (`equation`, `align`…) being read, if any: one inside it
+    /// numbers nothing of its own.
+    var numberedEnvironment: String?
+    /// The label of each row of the formula's numbered multi-row environment (`align`,
+    /// `gather`, `multline`), by row (``MathFormula/rowTags``).
+    var rowTags: [String?] = []
+    /// The labels a numbered environment and its rows gave, key → number or tag as `\ref` prints it.
+    var numberedLabels: [String: String] = [:]
     /// How many more characters definitions may expand to in this formula.
     var expansionBudget = MathParser.minimumExpansionBudget
     /// The characters definitions expanded to in this formula so far.
@@ -74,12 +90,19 @@ public struct MathParser {
     /// ``parse(_:display:macros:labels:)`` with what the document's definitions may still
     /// expand to (`budget`, which a document passes through its formulas in order with
     /// `macros`), less what this formula's expand to.
+    ///
+    /// `firstNumber` is the number the document's next automatically numbered equation takes,
+    /// as amsmath counts them: `equation` and `multline` take one, `align`, `gather`,
+    /// `alignat`, `flalign` and `eqnarray` one a row, a row with `\notag` or `\nonumber` none,
+    /// a `\tag` standing in for the number without taking it, a starred environment none
+    /// (``MathFormula/automaticNumbers``). Nil: only `\tag`s label formulas and rows.
     public static func parse(
         _ source: String, display: Bool = true, macros: inout [String: MathMacro], labels: [String: String] = [:],
-        budget: inout MathExpansionBudget
+        budget: inout MathExpansionBudget, firstNumber: Int? = nil
     ) -> MathFormula {
         var parser = MathParser(source)
         parser.display = display
+        parser.firstNumber = display ? firstNumber : nil
         parser.macros = macros
         parser.knownLabels = labels
         parser.expansionBudget = budget.grant(length: parser.scalars.count)
@@ -113,6 +136,9 @@ public struct MathParser {
                 formula.labels[key] = rawTag
             }
         }
+        formula.labels.merge(parser.numberedLabels) { _, numbered in numbered }
+        formula.rowTags = parser.rowTags
+        formula.automaticNumbers = parser.numbersUsed
         formula.source = source
         return formula
     }

@@ -550,8 +550,9 @@ import Typography
         #expect(twice.diagnostics.map(\.message).contains { $0.contains(#"\label{dup} is given to a second formula"#) })
         #expect(
             report.diagnostics.map(\.description) == [
-                "math-references.md:5:27: warning: no formula has \\label{eq:nope} beside a \\tag: the reference is "
-                    + "set as ?? (a formula is numbered only by its \\tag)"
+                "math-references.md:5:27: warning: no numbered formula has \\label{eq:nope}: the reference is set as "
+                    + "?? (a label names the number or \\tag of its equation or row; $$…$$ and starred environments "
+                    + "are not numbered)"
             ])
     }
 
