@@ -397,7 +397,10 @@ import Typography
             stretches.contains {
                 $0.text.trimmingCharacters(in: .whitespaces) == "def" && $0.color == Self.hex(.keyword, .dark)
             })
-        #expect(stretches.contains { $0.text == "# note" && $0.color == Self.hex(.comment, .dark) })
+        #expect(
+            stretches.contains {
+                $0.text.trimmingCharacters(in: .whitespaces) == "# note" && $0.color == Self.hex(.comment, .dark)
+            })
         #expect(stretches.contains { $0.text.contains("f(x)") && $0.color == CodeStyle.dark.text!.hex.lowercased() })
     }
 }

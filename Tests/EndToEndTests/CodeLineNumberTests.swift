@@ -123,7 +123,7 @@ import Typography
             #expect(!reading.structure.contains { $0.hasPrefix("\"\(number)") }, "\(number) is in the structure")
         }
         #expect(structureText.contains("\"fn main() {"))
-        #expect(structureText.contains("\"    let beta = 1;\""))
+        #expect(structureText.contains("\"    let beta = 1; "))
         // The numbers in the secondary colour; the code keeps its token colours.
         let stretches = try PDFColoredText.read(pdf)
         let secondary = try #require(Theme.default.color(named: "secondary"))
