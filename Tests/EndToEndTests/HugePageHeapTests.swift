@@ -22,7 +22,7 @@ import Testing
     /// The fewest minor page faults of three renders of `markdown` by the binary (a busy machine
     /// can fail to find a free huge page once; it does not three times).
     static func pageFaults(_ markdown: String, name: String) throws -> Int {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("typeset-huge-pages-\(getpid())")
+        let folder = URL(fileURLWithPath: Scratch.path("huge-pages"))
             .path
         try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
         let input = folder + "/\(name).md"

@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 
 @testable import Typesetter
@@ -72,7 +73,7 @@ extension AsynchronousRenderSuites {
         /// Renders from a `TaskGroup` beyond the process's processors wait for a slot: of eight
         /// started at once, some wait while others run.
         @Test func asynchronousRendersBeyondTheProcessorsWait() async throws {
-            let folder = NSTemporaryDirectory() + "typeset-slots-\(UUID().uuidString.prefix(8))"
+            let folder = Scratch.uniquePath("slots")
             try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
             defer { try? FileManager.default.removeItem(atPath: folder) }
             let markdown = "# Slots\n\n" + String(repeating: "Words on a line of a paragraph. ", count: 400)

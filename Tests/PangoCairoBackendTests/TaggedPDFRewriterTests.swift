@@ -50,7 +50,7 @@ import Typography
     }
 
     static func temporaryPath(_ name: String) -> String {
-        NSTemporaryDirectory() + "typeset-tagstream-\(getpid())-\(name).pdf"
+        Scratch.path("tagstream-\(name).pdf")
     }
 
     /// The file's objects, uncompressed, as text (`qpdf --qdf`).

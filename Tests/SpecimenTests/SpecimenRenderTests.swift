@@ -11,7 +11,7 @@ import Typography
 /// Renders specimens through the real pipeline and reads them back with poppler-utils and qpdf.
 @Suite(.serialized) struct SpecimenRenderTests {
     static let folder: String = {
-        let path = NSTemporaryDirectory() + "typeset-specimen-tests-\(getpid())"
+        let path = Scratch.path("specimen-tests")
         try? FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
         return path
     }()

@@ -12,7 +12,7 @@ import Typography
 /// keep none of a role's case or line; samples that do not fit are shortened at a word.
 @Suite(.serialized) struct SpecimenSheetTests {
     static let folder: String = {
-        let path = NSTemporaryDirectory() + "typeset-specimen-sheet-tests-\(getpid())"
+        let path = Scratch.path("specimen-sheet-tests")
         try? FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
         return path
     }()

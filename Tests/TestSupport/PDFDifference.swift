@@ -88,7 +88,7 @@ public enum PDFDifference {
 
     /// The objects of `pdf` in QDF form, in file order.
     static func objects(of pdf: String) throws -> [Object] {
-        let qdf = NSTemporaryDirectory() + "typeset-qdf-\(UUID().uuidString.prefix(8)).pdf"
+        let qdf = Scratch.uniquePath("qdf") + ".pdf"
         defer { try? FileManager.default.removeItem(atPath: qdf) }
         _ = try PDFProbe.run("qpdf", ["--qdf", "--object-streams=disable", "--static-id", pdf, qdf])
         // Latin-1 keeps every byte of the binary streams as one character.

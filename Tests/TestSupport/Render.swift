@@ -3,10 +3,10 @@ import Typesetter
 
 /// Renders test documents into a fresh temporary folder.
 public enum Render {
-    /// This test process's temporary folder, `<temporary folder>/typeset-e2e-<process id>`,
-    /// created on first use; rendered files are left there to be looked at.
+    /// The folder the tests' documents are rendered into, `e2e` in ``Scratch/root``, created
+    /// on first use (kept after the run with `TYPESET_KEEP_TEST_FILES` set).
     public static let folder: String = {
-        let path = NSTemporaryDirectory() + "typeset-e2e-\(ProcessInfo.processInfo.processIdentifier)"
+        let path = Scratch.path("e2e")
         try? FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
         return path
     }()
@@ -30,10 +30,10 @@ public enum Render {
         ProcessInfo.processInfo.environment["TYPESET_BIN"] ?? packageRoot + "/.build/debug/typeset"
     }
 
-    /// A new, empty folder `<temporary folder>/typeset-<prefix>-<8 random hex digits>` that no
-    /// other test writes to, so "nothing is left behind" can be checked in it.
+    /// A new, empty folder `<prefix>-<8 random hex digits>` in ``Scratch/root`` that no other
+    /// test writes to, so "nothing is left behind" can be checked in it.
     public static func scratchFolder(_ prefix: String) throws -> String {
-        let path = NSTemporaryDirectory() + "typeset-\(prefix)-\(UUID().uuidString.prefix(8))"
+        let path = Scratch.uniquePath(prefix)
         try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
         return path
     }

@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 
 @testable import Typography
@@ -7,7 +8,7 @@ import Testing
 /// folder walk; temporary names within 255 bytes.
 @Suite struct FileReaderTests {
     func scratch(_ name: String) throws -> String {
-        let path = NSTemporaryDirectory() + "typeset-reader-\(name)-\(UUID().uuidString.prefix(8))"
+        let path = Scratch.uniquePath("reader-\(name)")
         try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
         return path
     }

@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 
 @testable import Typography
@@ -9,7 +10,7 @@ import Testing
 @Suite struct SandboxResolutionTests {
     /// A root and a folder beside it (outside), each new, empty and absolute with links resolved.
     func layout(_ name: String) throws -> (root: String, outside: String) {
-        let base = NSTemporaryDirectory() + "typeset-resolution-\(name)-\(UUID().uuidString.prefix(8))"
+        let base = Scratch.uniquePath("resolution-\(name)")
         for folder in ["/root", "/outside"] {
             try FileManager.default.createDirectory(atPath: base + folder, withIntermediateDirectories: true)
         }

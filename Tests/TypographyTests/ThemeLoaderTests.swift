@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 
 @testable import Typography
@@ -183,7 +184,7 @@ func decodeTheme(_ json: String) -> (Theme?, [String]) {
     }
 
     @Test func loadThrowsThemeErrorWithLines() throws {
-        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("typeset-theme-\(UUID().uuidString)")
+        let dir = URL(fileURLWithPath: Scratch.uniquePath("theme"))
         try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: dir) }
         let path = dir.appendingPathComponent("bad.json").path
@@ -216,7 +217,7 @@ func decodeTheme(_ json: String) -> (Theme?, [String]) {
                 "t.json:1:26: fontFolders: '/nonexistent-typeset-fonts' is not a folder (/nonexistent-typeset-fonts "
                     + "does not exist; paths are relative to the theme file)"
             ])
-        let file = FileManager.default.temporaryDirectory.appendingPathComponent("typeset-ff-\(getpid()).json").path
+        let file = Scratch.path("ff.json")
         defer { try? FileManager.default.removeItem(atPath: file) }
         try Data(#"{"fontFolders": "nofolder"}"#.utf8).write(to: URL(fileURLWithPath: file))
         #expect(throws: ThemeError.self) { try ThemeLoader.load(contentsOf: file) }
