@@ -211,6 +211,9 @@ enum FrontMatter {
                 if ["title", "subtitle", "author", "date", "lang", "keywords"].contains(canonical) {
                     metadata.fieldLocations[canonical] = valueLocation
                 }
+                if let refused = reader.refusedCharacters(valueNode) {
+                    diagnostics.append(Self.refusedWarning(refused, key: key, at: valueLocation))
+                }
                 reader.cutAt = nil
                 reader.unshown = []
                 defer {
@@ -261,6 +264,27 @@ enum FrontMatter {
             )
         }
         return nil
+    }
+
+    /// The warning for the characters no PDF can hold in `key`'s value, written at `location`
+    /// (``Reader/scalar(_:)`` sets each as U+FFFD), as the body's own are warned of; with the
+    /// way to keep backslashes when one is in double quotes.
+    private static func refusedWarning(
+        _ refused: (report: TextSanitizer.Report, doubleQuoted: Bool), key: String, at location: SourceLocation
+    ) -> Diagnostic {
+        let count = refused.report.count
+        let what = count == 1 ? "a character" : "\(count) characters"
+        let hint =
+            refused.doubleQuoted
+            ? " (in double quotes YAML reads a backslash as an escape, \"\\a\" as U+0007: quote the value with "
+                + "' ' to keep its backslashes, as '$\\alpha$')"
+            : ""
+        return Diagnostic(
+            .warning,
+            "front matter '\(key)': \(what) no PDF can hold (the first "
+                + "\(TextSanitizer.codePoint(refused.report.first)), a noncharacter or control character) replaced by "
+                + "U+FFFD" + hint,
+            at: location, kind: .encoding)
     }
 
     /// The warning for a part of `key`'s value that its text cannot show: a mapping met where
@@ -445,11 +469,44 @@ enum FrontMatter {
             return result
         }
 
-        /// The text of a scalar node; "" for a list or a mapping (whose data is not a scalar's).
+        /// The text of a scalar node, each character no PDF can hold (a control character
+        /// written as a YAML escape, `"\e"`, `"\0"`; ``TextSanitizer``) replaced by U+FFFD; ""
+        /// for a list or a mapping (whose data is not a scalar's).
         static func scalar(_ node: Node) -> String {
+            TextSanitizer.sanitize(writtenScalar(node)).text
+        }
+
+        /// The text of a scalar node as YAML decodes it; "" for a list or a mapping.
+        static func writtenScalar(_ node: Node) -> String {
             guard node.pointee.type == YAML_SCALAR_NODE, let value = node.pointee.data.scalar.value else { return "" }
             return String(
                 decoding: UnsafeBufferPointer(start: value, count: node.pointee.data.scalar.length), as: UTF8.self)
+        }
+
+        /// The characters no PDF can hold in the scalars under `node` (``scalar(_:)`` replaces
+        /// them): how many, the first, and whether one is in a double-quoted scalar, where YAML
+        /// reads a backslash as an escape (`"\\alpha"` is U+0007 and `lpha`); nil when there
+        /// are none.
+        mutating func refusedCharacters(_ node: Node, depth: Int = 0) -> (
+            report: TextSanitizer.Report, doubleQuoted: Bool
+        )? {
+            guard depth < FrontMatter.maxDepth else { return nil }
+            let parts: [(report: TextSanitizer.Report, doubleQuoted: Bool)?]
+            switch node.pointee.type {
+            case YAML_SCALAR_NODE:
+                return TextSanitizer.sanitize(Self.writtenScalar(node)).report.map {
+                    ($0, node.pointee.data.scalar.style == YAML_DOUBLE_QUOTED_SCALAR_STYLE)
+                }
+            case YAML_SEQUENCE_NODE: parts = items(node).map { refusedCharacters($0, depth: depth + 1) }
+            case YAML_MAPPING_NODE: parts = pairs(node).map { refusedCharacters($0.1, depth: depth + 1) }
+            default: return nil
+            }
+            return parts.compactMap { $0 }.reduce(nil) { found, part in
+                guard var found else { return part }
+                found.report.count += part.report.count
+                found.doubleQuoted = found.doubleQuoted || part.doubleQuoted
+                return found
+            }
         }
 
         /// Whether `node` is YAML's null written plainly (`null`, `Null`, `NULL`, `~`: YAML 1.2
