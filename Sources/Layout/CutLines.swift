@@ -122,7 +122,9 @@ public struct LineSet {
                     append("-", run: run)
                     continue
                 }
-                if justified && ParagraphComposer.isBreakingSpace(scalar) && !isCode[run - base] {
+                if (justified || line.wordSpace != nil) && ParagraphComposer.isBreakingSpace(scalar)
+                    && !isCode[run - base]
+                {
                     spaceFlags.append((run - base, runCounts[run - base]))
                 }
                 if justified && ParagraphComposer.isHangul(scalar) && scalarIndex + 1 < line.end

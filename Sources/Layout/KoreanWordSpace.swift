@@ -1,20 +1,19 @@
 import Styling
 
 extension ParagraphComposer {
-    /// `prepared` with every word space of a justified paragraph that sets Hangul, its spaces all
-    /// of one size, given one natural width: the width of the space that follows a Hangul syllable (the
+    /// `prepared` with every word space of a paragraph that sets Hangul, its spaces all of one
+    /// size, given one natural width: the width of the space that follows a Hangul syllable (the
     /// Korean face's space, chosen by the font fallback that sets the syllables), also for the
     /// spaces between Latin words, which the Latin face would set wider (Inter's space is
-    /// 0.281 em, Noto Sans CJK KR's 0.224 em). A line's word spaces so start equal and
-    /// justification stretches them equally (W3C KLREQ, "Requirements for Hangul Text Layout
-    /// and Typography": word spaces are the first to be adjusted when a line is justified; the
-    /// width of the Korean face is the one Korean text is spaced with). Code and no-break spaces
-    /// keep their own widths; a paragraph without Hangul, not justified, or with spaces of two
-    /// sizes is returned as it is.
+    /// 0.281 em, Noto Sans CJK KR's 0.224 em). A line's word spaces so are equal, ragged or
+    /// justified, and justification stretches them equally (W3C KLREQ, "Requirements for Hangul
+    /// Text Layout and Typography": word spaces are the first to be adjusted when a line is
+    /// justified; the width of the Korean face is the one Korean text is spaced with). Code and
+    /// no-break spaces keep their own widths; a paragraph without Hangul, or with spaces of two
+    /// sizes, is returned as it is.
     static func uniformWordSpaces(
         _ paragraph: StyledParagraph, prepared: PreparedParagraph
     ) -> PreparedParagraph {
-        guard paragraph.style.alignment == .justify else { return prepared }
         let scalars = prepared.scalars
         let runs = paragraph.runs
         // Spaces of another size (a larger span) keep their own widths, and a line's spaces are
@@ -43,6 +42,25 @@ extension ParagraphComposer {
             uniform.advances[i] = width
         }
         return uniform
+    }
+
+    /// Whether `text` sets Hangul and has a word space after another letter, one that may be
+    /// set in another face than the spaces after Hangul (``uniformWordSpaces(_:prepared:)``
+    /// gives them one width): such a paragraph is composed even when it fits on one line.
+    static func mayMixWordSpaces(_ text: String) -> Bool {
+        var hangul = false
+        var otherSpace = false
+        var previous: Unicode.Scalar = " "
+        for scalar in text.unicodeScalars {
+            if isHangul(scalar) {
+                hangul = true
+            } else if isBreakingSpace(scalar), !isHangul(previous), !isBreakingSpace(previous) {
+                otherSpace = true
+            }
+            if hangul && otherSpace { return true }
+            previous = scalar
+        }
+        return false
     }
 
     /// The one natural width, pt, of the stretchable word spaces of the line `start..<end` in

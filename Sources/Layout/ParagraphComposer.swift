@@ -84,9 +84,9 @@ public struct ComposedLine: Sendable, Equatable {
     /// Font expansion: the line is drawn scaled horizontally by 1 + this (−0.02...0.02, a
     /// multiple of ``ParagraphStyle/fontExpansionStep``); 0 for none.
     public var expansion: Double = 0
-    /// The one natural width, pt, the line's stretchable word spaces are set at before
-    /// justification, when it is not each space's own (a justified line mixing Hangul and Latin
-    /// words: ``ParagraphComposer/uniformWordSpaces(_:prepared:)``); nil: each its own advance.
+    /// The one natural width, pt, the line's stretchable word spaces are set at (before
+    /// justification, when justified), when it is not each space's own (a line mixing Hangul and
+    /// Latin words: ``ParagraphComposer/uniformWordSpaces(_:prepared:)``); nil: each its own advance.
     public var wordSpace: Double? = nil
 }
 

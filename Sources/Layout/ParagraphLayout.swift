@@ -88,9 +88,12 @@ public enum ParagraphLayout {
             let line = ShapedLine(handle: nil, x: 0, width: 0, ascent: base.ascent, descent: base.descent)
             return Composed(lines: .whole(ShapedParagraph(lines: [line])), emergency: false)
         }
-        // Measure: shaped once, unwrapped; a paragraph that fits on one line is done.
+        // Measure: shaped once, unwrapped; a paragraph that fits on one line is done, unless
+        // its word spaces are to be given one width.
         let measured = shaping.measure(paragraph, text: text)
-        if let measured, let natural = shaping.singleLineWidth(of: measured), natural <= width + 0.001 {
+        if let measured, let natural = shaping.singleLineWidth(of: measured), natural <= width + 0.001,
+            !ParagraphComposer.mayMixWordSpaces(text.text)
+        {
             let shaped = shaping.lines(of: measured, paragraph: paragraph, text: text)
             let lines = alignedSingleLines(
                 shaped, alignment: paragraph.style.alignment, leftIsStart: paragraph.style.leftIsStart, width: width)

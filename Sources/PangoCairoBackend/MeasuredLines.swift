@@ -60,7 +60,10 @@ extension PangoShaper {
             paragraph.runs[$0].style.link != nil && !paragraph.runs[$0].text.isEmpty
         }
         let justified = paragraph.style.alignment == .justify
-        let isCode = justified ? paragraph.runs.map(\.style.isCode) : []
+        // A ragged line's spaces change only to the one word space of a line mixing Hangul and
+        // Latin words (``ComposedLine/wordSpace``).
+        let respaced = justified || composition.lines.contains { $0.wordSpace != nil }
+        let isCode = respaced ? paragraph.runs.map(\.style.isCode) : []
         var result: [ShapedLine] = []
         result.reserveCapacity(plans.count)
         for (index, plan) in plans.enumerated() {
@@ -70,7 +73,7 @@ extension PangoShaper {
                 continue
             }
             let pieces = cutter.pieces(from: plan.start, to: plan.end)
-            if justified && (composed.spaceFactor != 0 || composed.syllableSpacing != 0 || composed.wordSpace != nil) {
+            if composed.wordSpace != nil || justified && (composed.spaceFactor != 0 || composed.syllableSpacing != 0) {
                 justify(pieces, composed, prepared: prepared, isCode: isCode, startByte: plan.start)
             }
             // Hand the pieces to the next carrier line.
@@ -345,8 +348,8 @@ extension PangoShaper {
         }
         let string = String(text)
         let layout = unwrappedLayout(text: string, paragraph: single, starts: starts)
-        if paragraph.style.alignment == .justify,
-            composed.spaceFactor != 0 || composed.syllableSpacing != 0 || composed.wordSpace != nil,
+        if composed.wordSpace != nil
+            || paragraph.style.alignment == .justify && (composed.spaceFactor != 0 || composed.syllableSpacing != 0),
             let first = pango_layout_get_lines_readonly(layout.opaque)
         {
             // Scalars of the line's own text, with the paragraph's code flags.

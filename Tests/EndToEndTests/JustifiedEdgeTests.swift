@@ -80,25 +80,36 @@ import Typesetter
         }.map { $0.right - Self.rightEdge }
     }
 
-    @Test func aKoreanLineHasOneWordSpaceWidth() throws {
+    /// A line of Korean words with Latin words among them has one word space width, justified
+    /// or ragged, in a paragraph of many lines and in one of a single line, centred too.
+    @Test(arguments: [true, false])
+    func aKoreanLineHasOneWordSpaceWidth(justify: Bool) throws {
         // Korean words with Latin words among them: Pango sets a space after a Latin word in
         // Inter (0.281 em) and one after Hangul in Noto Sans CJK KR (0.224 em).
         let sentence = "이 문서는 Typeset 으로 만든 PDF 파일 입니다 그리고 Markdown 문서를 읽어 줍니다 "
         let text = String(repeating: sentence, count: 6)
-        let source = "---\nmargins: 20mm 60mm\njustify: true\nlang: ko\n---\n\n" + text + "\n\n" + text + "끝.\n"
-        let (pdf, _) = try Render.markdown(source, name: "ko-one-space")
-        let lines = WordSpacing.justified(WordSpacing.lines(try PDFProbe.words(pdf)))
+        let short = "Python 3 언어와 Rust 언어를 비교한다 Swift and Kotlin 그리고 한국어."
+        let source =
+            "---\nmargins: 20mm 60mm\njustify: \(justify)\nlang: ko\n---\n\n" + text + "\n\n" + text + "끝.\n\n"
+            + short + "\n\n::: {align=center}\n" + short + "\n:::\n"
+        let (pdf, _) = try Render.markdown(source, name: "ko-one-space-\(justify)")
+        let all = WordSpacing.lines(try PDFProbe.words(pdf))
+        let opening = all.filter { $0.text.hasPrefix("Python") }
+        let lines = justify ? WordSpacing.justified(all).filter { !$0.text.hasPrefix("Python") } + opening : all
         #expect(lines.count >= 4)
         var mixed = 0
+        var single = 0
         for line in lines {
             let gaps = line.gaps
             guard gaps.count > 2 else { continue }
             let latin = line.words.contains { $0.text.unicodeScalars.first.map { $0.value < 0x80 } == true }
             if latin { mixed += 1 }
+            if line.text.hasPrefix("Python") { single += 1 }
             // One width a line: every gap within 0.1 pt of the line's others (they differed by
             // 0.5 pt: Inter's space after a Latin word, Noto Sans CJK KR's after Hangul).
             #expect((gaps.max()! - gaps.min()!) <= 0.1, "\(line.text): \(gaps)")
         }
         #expect(mixed >= 2)
+        #expect(single == 2, "the one-line paragraphs, left and centred")
     }
 }
