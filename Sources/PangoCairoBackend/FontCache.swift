@@ -37,6 +37,9 @@ final class FontCache {
     /// Per request with a family list: its first family alone (``FirstFamily``), or nil when the
     /// list must stay whole (colour families in it, or a first family that is not installed).
     var firstFamilies: [FontSpec: FirstFamily?] = [:]
+    /// Per request, its description with its Korean face first, or nil
+    /// (``PangoSetup/koreanFirstDescription(_:)``).
+    var koreanFirst: [FontSpec: FontDescription?] = [:]
     /// Per family list, the list Pango is asked for (``PangoSetup/asked(_:)``).
     var askedFamilies: [[String]: [String]] = [:]
     /// The configuration's family names that fontconfig knows nothing of, read on first use.
@@ -53,6 +56,7 @@ final class FontCache {
         boldWeights.removeAll()
         resolved.removeAll()
         firstFamilies.removeAll()
+        koreanFirst.removeAll()
         askedFamilies.removeAll()
     }
 }

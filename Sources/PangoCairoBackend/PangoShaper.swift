@@ -519,6 +519,11 @@ public final class PangoShaper: TextShaper {
     ) {
         let description = description ?? setup.shapingDescription(style.font, for: text)
         list.insert(pango_attr_font_desc_new(description.pointer), start, end)
+        if KoreanSymbols.isKorean(style.language), let korean = setup.koreanFirstDescription(style.font) {
+            for range in KoreanSymbols.ranges(in: text, start: start) {
+                list.insert(pango_attr_font_desc_new(korean.pointer), range.lowerBound, range.upperBound)
+            }
+        }
         if let image = style.inlineImage {
             list.insert(
                 InlineImageShapes.attribute(

@@ -43,7 +43,8 @@ public struct PDFColoredText: Hashable, Sendable {
         return stretches
     }
 
-    static func attribute(_ name: String, _ line: Substring) -> String? {
+    /// The value of attribute `name` in one line of poppler's XML; nil when the line has none.
+    public static func attribute(_ name: String, _ line: Substring) -> String? {
         guard let start = line.range(of: " \(name)=\"") else { return nil }
         let rest = line[start.upperBound...]
         guard let end = rest.firstIndex(of: "\"") else { return nil }
