@@ -16,8 +16,9 @@ internal import CCmarkGFM
 ///   `<p>` open is an empty paragraph, `<p></p>` (a `<p>` is closed by the start tags of blocks,
 ///   ``closesParagraph``, as the standard closes it); a start tag `<image>` is an `<img>`.
 /// - *RAWTEXT state*, *RCDATA state*, *PLAINTEXT state*: the content of `<xmp>`, `<iframe>`,
-///   `<noembed>`, `<noframes>` and `<noscript>` is text up to its end tag, as is `<textarea>`'s and
-///   `<title>`'s (character references decoded); everything after `<plaintext>` is text.
+///   `<noembed>` and `<noframes>` is text up to its end tag, as is `<textarea>`'s and `<title>`'s
+///   (character references decoded); everything after `<plaintext>` is text. `<noscript>`'s
+///   content is HTML, as the parser reads it with scripting disabled (a PDF runs no scripts).
 ///   `<xmp>`, `<listing>` and `<plaintext>`, which the standard's rendering section sets as
 ///   preformatted blocks, are written as `<pre>` (the first newline of `<xmp>` and `<plaintext>`
 ///   kept, a `<listing>`'s dropped, as *"in body"* says).
@@ -74,7 +75,9 @@ enum HTMLFiveTokens {
         """.split(separator: " ").map { Array($0.utf8) })
 
     /// Elements whose content is text up to their end tag: RAWTEXT (`&` is text too) or RCDATA.
-    static let rawText: Set<[UInt8]> = Set(["xmp", "iframe", "noembed", "noframes", "noscript"].map { Array($0.utf8) })
+    /// `<noscript>` is not among them: its content is RAWTEXT only while scripting is enabled
+    /// (*"in body"*), and a PDF runs no scripts, so its content is read as HTML.
+    static let rawText: Set<[UInt8]> = Set(["xmp", "iframe", "noembed", "noframes"].map { Array($0.utf8) })
     static let replaceableText: Set<[UInt8]> = Set(["textarea", "title"].map { Array($0.utf8) })
 
     /// The attributes of a tag kept besides those Typeset reads (``readAttributes``): more
@@ -85,8 +88,9 @@ enum HTMLFiveTokens {
     /// ``attributeLimit`` others.
     static let readAttributes: Set<[UInt8]> = Set(
         [
-            "align", "alt", "class", "colspan", "dir", "height", "href", "id", "lang", "name", "reversed", "rowspan",
-            "scope", "src", "start", "style", "title", "width",
+            "align", "alt", "aria-label", "checked", "class", "colspan", "dir", "disabled", "display", "encoding",
+            "height", "href", "id", "label", "lang", "multiple", "name", "placeholder", "reversed", "rowspan", "scope",
+            "selected", "size", "src", "start", "style", "title", "type", "value", "width",
         ].map { Array($0.utf8) })
 
     /// The text of the named reference `&name;`, from cmark-gfm's table (the text of a Markdown

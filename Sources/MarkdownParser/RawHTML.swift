@@ -74,36 +74,85 @@ struct RawHTML {
         "span", "abbr", "picture", "font", "nobr", "bdi", "bdo", "time", "data", "q", "label", "var", "dfn", "cite",
     ]
     /// Elements that hold no text a reader sees (`<source>` of a picture, `<wbr>`): dropped silently.
-    static let silent: Set<String> = ["source", "wbr", "track", "col", "colgroup", "caption-side"]
-    /// Elements whose content is never shown in a browser: dropped, with the one warning.
-    static let invisible: Set<String> = [
-        "script", "style", "template", "head", "title", "meta", "link", "noscript", "iframe", "object", "embed",
-        "video", "audio", "svg", "math", "canvas", "input", "button", "select", "textarea", "form",
-    ]
+    static let silent: Set<String> = ["source", "wbr", "track", "col", "colgroup", "caption-side", "param"]
     /// Elements that start blocks (HTML Living Standard "flow content" containers GitHub keeps).
     static let blockContainers: Set<String> = [
         "p", "div", "center", "section", "article", "header", "footer", "main", "nav", "aside", "figure", "figcaption",
-        "address", "details", "dl", "dd", "dt", "body", "html",
+        "address", "details", "dl", "dd", "dt", "body", "html", "form", "fieldset", "legend",
     ]
 
     /// What becomes of an unsupported element's text, as its warning says.
-    private enum Fate: String {
+    enum Fate {
         /// Its text is set, without the element's presentation.
-        case shown = "its text is shown"
-        /// Its content is dropped, as a browser hides it (an ``invisible`` element).
-        case hidden = "it and its content are left out"
-        /// An ``invisible`` element with no content in its HTML block (`<textarea>` alone, the
+        case shown
+        /// Its content is dropped, as a browser never shows it (a ``hidden`` element).
+        case hidden
+        /// An `<iframe>` or `<embed>`: the page or media it stands for cannot be set.
+        case embedded
+        /// A ``hidden`` element with no content in its HTML block (`<template>` alone, the
         /// Markdown after a blank line): the element is dropped, the Markdown blocks inside are set.
-        case tagsOnly = "it is left out, but the Markdown blocks between its tags are shown"
+        case tagsOnly
+        /// A form control's text (a button's label, a text area's or a field's text).
+        case control
+        /// A checkbox or radio button: its state as a character.
+        case checkbox
+        /// A form control with no text: nothing of it is drawn.
+        case emptyControl
+        /// An `<input>` with no text (an empty field, a file, range or colour control).
+        case emptyField
+        /// Media or a plugin (``fallbackElements``) with fallback content: that content is set.
+        case fallback
+        /// Media or a plugin without fallback content: nothing of it is drawn.
+        case noFallback
+        /// A drop-down `<select>`: the option it shows closed.
+        case selected
+        /// A list box `<select multiple>` or `<select size>`: every option.
+        case listBox
+        /// An `<svg>` with `<text>`: those words.
+        case drawingText
+        /// An `<svg>` with no `<text>` but a `<title>` (or `aria-label`): that name.
+        case drawingTitle
+        /// An `<svg>` with no text at all.
+        case drawingOnly
+        /// A `<math>` element that is not converted to a formula: its text.
+        case mathText
+
+        /// The words of the warning that say what became of the element's text.
+        var words: String {
+            switch self {
+            case .shown: "its text is shown"
+            case .hidden: "it and its content are left out, as a browser shows none of it"
+            case .embedded: "the page or media it embeds cannot be set in a PDF; it is left out"
+            case .tagsOnly: "it is left out, but the Markdown blocks between its tags are shown"
+            case .control: "its text is shown, without the control's box"
+            case .checkbox: "it is shown as ☐ or ☑ (a radio button as ○ or ◉), as it is checked"
+            case .emptyControl:
+                "it holds no text of its own; its box is left out (Markdown blocks between its "
+                    + "tags are shown)"
+            case .emptyField: "it holds no text to show; its box is left out"
+            case .fallback: "a PDF cannot play or run it; its fallback content is shown"
+            case .noFallback:
+                "a PDF cannot play or run it, and it holds no fallback text of its own; it is "
+                    + "left out (Markdown blocks between its tags are shown)"
+            case .selected:
+                "it is set as the option it shows closed (the one selected, else the first); its "
+                    + "other options are left out"
+            case .listBox: "its options are shown one a line, without the list's box"
+            case .drawingText: "its drawing is left out; the words of its <text> elements are shown"
+            case .drawingTitle: "its drawing is left out; its <title> is shown in its place, as an image's alt text"
+            case .drawingOnly: "its drawing is left out, and it holds no text to show"
+            case .mathText: "its formula is not laid out; its text is shown in reading order"
+            }
+        }
     }
 
     /// One warning per element name and fate, so the words are true of every such element.
-    private mutating func warnUnsupported(_ name: String, at location: SourceLocation?, fate: Fate) {
-        guard warned.insert(name + "\u{0}" + fate.rawValue).inserted else { return }
+    mutating func warnUnsupported(_ name: String, at location: SourceLocation?, fate: Fate) {
+        guard warned.insert(name + "\u{0}" + "\(fate)").inserted else { return }
         diagnostics.append(
             Diagnostic(
                 .warning,
-                "HTML element <\(name)> is not supported; \(fate.rawValue) (one warning for all <\(name)> elements "
+                "HTML element <\(name)> is not supported; \(fate.words) (one warning for all <\(name)> elements "
                     + "treated so)",
                 at: location, kind: .html))
     }
@@ -855,7 +904,7 @@ struct RawHTML {
     // MARK: Inlines
 
     /// The inlines of HTML nodes inside a block (whitespace collapsed as HTML does).
-    private mutating func inlines(_ nodes: [HTMLNode], location: SourceLocation?, depth: Int) -> [Inline] {
+    mutating func inlines(_ nodes: [HTMLNode], location: SourceLocation?, depth: Int) -> [Inline] {
         var result: [Inline] = []
         // Markdown blocks one after another in a cell are a line break apart, not two.
         var afterEmbedded = false
@@ -900,11 +949,8 @@ struct RawHTML {
                 // A block inside text (or table parts out of place): its text, on a line of its own.
                 return [.lineBreak] + inlines(children, location: location, depth: depth + 1) + [.lineBreak]
             }
-            if Self.invisible.contains(name) {
-                // Not descended into: nothing inside is shown, so nothing inside is warned about.
-                let empty = Self.text(children).allSatisfy(\.isWhitespace)
-                warnUnsupported(name, at: location, fate: empty ? .tagsOnly : .hidden)
-                return []
+            if let shown = renderedElement(name, attributes, children, location: location, depth: depth) {
+                return shown
             }
             let outer = quoteDepth
             if name == "q" { quoteDepth += 1 }
@@ -976,11 +1022,7 @@ struct RawHTML {
                 return content
             }
             if Self.silent.contains(name) { return [] }
-            if Self.invisible.contains(name) {
-                warnUnsupported(
-                    name, at: location, fate: content.plainText.allSatisfy(\.isWhitespace) ? .tagsOnly : .hidden)
-                return []
-            }
+            if let shown = renderedElement(name, content: content, location: location) { return shown }
             warnUnsupported(name, at: location, fate: .shown)
             return content
         }
@@ -1045,10 +1087,8 @@ struct RawHTML {
         typealias Frame = (name: String, attributes: [String: String], location: SourceLocation?, content: [Inline])
         var stack: [Frame] = [("", [:], nil, [])]
         func append(_ items: [Inline]) { stack[stack.count - 1].content += items }
-        // A frame closed: its element (inside the `q` elements still open), or its content alone
-        // inside an invisible element, which drops everything with it (no warning).
+        // A frame closed: its element, inside the `q` elements still open.
         func closeFrame(_ frame: Frame) {
-            guard !stack.contains(where: { Self.invisible.contains($0.name) }) else { return append(frame.content) }
             let quotes = stack.count(where: { $0.name == "q" })
             append(
                 element(frame.name, frame.attributes, content: frame.content, quotes: quotes, location: frame.location))
@@ -1068,7 +1108,10 @@ struct RawHTML {
         // space, as a browser collapses white space (`Text <!-- c --> more`).
         var droppedAfterSpace = false
         var openHeading = false
-        for inline in inlines {
+        var next = inlines.startIndex
+        while next < inlines.endIndex {
+            let inline = inlines[next]
+            next += 1
             guard case .rawHTML(let html, let location) = inline else {
                 if breakBeforeNext {
                     // The text after a list starts a line, without the space before it.
@@ -1091,6 +1134,11 @@ struct RawHTML {
             // The tag as HTML5's tokenizer reads it (`</br>` a `<br>`, `<image>` an `<img>`).
             let written = html.trimmingCharacters(in: .whitespacesAndNewlines)
             let tag = String(decoding: HTMLFiveTokens.normalized(Array(written.utf8), tag: true), as: UTF8.self)
+            if let (end, content) = readWhole(tag, in: inlines, at: next - 1, location: location) {
+                append(content)
+                next = end
+                continue
+            }
             if tag.hasPrefix("</") {
                 let name = String(tag.dropFirst(2).prefix { $0.isLetter || $0.isNumber || $0 == "-" }).lowercased()
                 if markingHeadings, Self.headings.contains(name), openHeading {
@@ -1140,13 +1188,7 @@ struct RawHTML {
                     lists.append((name == "ol", attributes["start"].flatMap { Int($0) } ?? 1))
                 } else if children.isEmpty, name == "li" {
                     startLine()
-                    let depth = max(0, lists.count - 1)
-                    var marker = "•"
-                    if let list = lists.last, list.ordered {
-                        marker = "\(list.next)."
-                        lists[lists.count - 1].next += 1
-                    }
-                    append([.text(String(repeating: "\u{2003}", count: depth) + marker + "\u{00A0}")])
+                    append([.text(Self.nextItemMarker(&lists))])
                 } else if Self.voidElements.contains(name) || !children.isEmpty || tag.hasSuffix("/>") {
                     append(self.inlines(node, location: location, depth: 0))
                 } else if isBlockElement(name) || name == "li" {
@@ -1158,6 +1200,19 @@ struct RawHTML {
         }
         while stack.count > 1 { closeFrame(stack.removeLast()) }
         return stack[0].content
+    }
+
+    /// The marker of the next item of the innermost of the `lists` written in a line (a bullet,
+    /// or its number, which it counts), indented an em for each list around it, with the
+    /// no-break space after it.
+    static func nextItemMarker(_ lists: inout [(ordered: Bool, next: Int)]) -> String {
+        let depth = max(0, lists.count - 1)
+        var marker = "•"
+        if let list = lists.last, list.ordered {
+            marker = "\(list.next)."
+            lists[lists.count - 1].next += 1
+        }
+        return String(repeating: "\u{2003}", count: depth) + marker + "\u{00A0}"
     }
 
     /// Whether `node` leaves something in the text: an element or non-empty text.

@@ -283,27 +283,27 @@ import Testing
         #expect(paragraphInlines("<blink>a</blink> and <blink>b</blink>").plainText == "a and b")
     }
 
-    /// Every "not supported" warning says what is drawn: an invisible element with its content
-    /// in the same HTML block is left out whole; one alone on its line (the Markdown after a
-    /// blank line is set) loses only its tags; an element inside an invisible one is not
-    /// warned about as "shown", since nothing inside is.
+    /// Every "not supported" warning says what is drawn: a hidden element with its content in
+    /// the same HTML block is left out whole; one alone on its line (the Markdown after a blank
+    /// line is set) loses only its tags; an element inside a hidden one, or an option of a
+    /// select, is not warned about on its own.
     @Test func unsupportedWarningsSayWhatIsDrawn() {
-        let own = parse("<textarea>\n\nSHOWN text\n\n</textarea>\n")
+        let own = parse("<template>\n\nSHOWN text\n\n</template>\n")
         #expect(own.document.blocks.contains { $0.kind == .paragraph([.text("SHOWN text")]) }, "\(own.document.blocks)")
         #expect(
             own.diagnostics.map(\.message).contains {
-                $0.contains("<textarea>")
+                $0.contains("<template>")
                     && $0.contains("it is left out, but the Markdown blocks between its tags are shown")
             },
             "\(own.diagnostics)")
         #expect(!own.diagnostics.contains { $0.message.contains("it and its content are left out") })
 
-        let inline = parse("Inline <textarea>gone</textarea> x\n")
-        #expect(!paragraphInlines("Inline <textarea>gone</textarea> x").plainText.contains("gone"))
+        let inline = parse("Inline <template>gone <b>x</b></template> x\n")
+        #expect(!paragraphInlines("Inline <template>gone</template> x").plainText.contains("gone"))
         #expect(
             inline.diagnostics.map(\.message) == [
-                "HTML element <textarea> is not supported; it and its content are left out (one warning for all "
-                    + "<textarea> elements treated so)"
+                "HTML element <template> is not supported; it and its content are left out, as a browser shows none "
+                    + "of it (one warning for all <template> elements treated so)"
             ])
 
         for source in ["<select><option>OPT</option></select>\n", "Pick <select><option>OPT</option></select> now\n"] {
@@ -311,7 +311,9 @@ import Testing
             #expect(
                 !nested.diagnostics.contains { $0.message.contains("<option>") }, "\(source): \(nested.diagnostics)")
             #expect(
-                nested.diagnostics.contains { $0.message.contains("<select>") && $0.message.contains("left out") },
+                nested.diagnostics.contains {
+                    $0.message.contains("<select>") && $0.message.contains("its other options are left out")
+                },
                 "\(source)")
         }
         // Both fates in one document: a warning for each, so neither says something untrue.
