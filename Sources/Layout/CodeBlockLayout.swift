@@ -23,6 +23,7 @@ extension BlockLayout {
             Self.parts(of: paragraph, lines: CodeBlockRules.linesPerPart), padding: padding)
         guard let first = parts.first else { return }
         var lines = CodeLines(layout: self, paragraph: first, numbers: block.codeLineNumbers, padding: padding)
+        lines.copies = block.codeSource.flatMap { CodeCopyTexts(source: $0, drawn: paragraph.text) }
         for (index, part) in parts.enumerated() {
             // Set from the lines measured, as a block of one part is: the first part's were
             // measured last and kept; each later part is measured again, and kept.
@@ -142,6 +143,8 @@ extension BlockLayout {
         let paragraph: StyledParagraph
         let numbers: CodeLineNumbers?
         let padding: Double
+        /// What each line copies as (nil: as its glyphs read).
+        var copies: CodeCopyTexts?
         /// The number of the next source line.
         private var number = 0
         /// The lines passed in, and those held back, in order.
@@ -162,6 +165,7 @@ extension BlockLayout {
         /// Numbers `item`, the next line, and passes on the lines whose rule is now known.
         mutating func add(_ item: Item, emit: (Item) throws -> Void) rethrows {
             var item = item
+            if copies != nil { setCopyText(of: &item) }
             if let numbers {
                 layout.number(&item, as: &number, paragraph: paragraph, numbers: numbers, padding: padding)
             }
@@ -173,6 +177,18 @@ extension BlockLayout {
             }
             guard isLong else { return }
             while held.count >= CodeBlockRules.linesAtSplit { try emit(released(lineCount: nil)) }
+        }
+
+        /// Gives the code line `item` draws (its last text) the text it copies as
+        /// (``ShapedLine/copyText``).
+        private mutating func setCopyText(of item: inout Item) {
+            let last = item.elements.lastIndex { element in
+                if case .text = element { return true }
+                return false
+            }
+            guard let last, case .text(var line, let x, let baseline) = item.elements[last] else { return }
+            line.copyText = copies?.copyText(of: line)
+            item.elements[last] = .text(line, x: x, baseline: baseline)
         }
 
         /// Passes on the lines still held: the block has ended.

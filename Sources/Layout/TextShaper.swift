@@ -75,6 +75,12 @@ public struct ShapedLine {
     /// The line is seen but read as nothing: its glyphs stand for no text (a code block's line
     /// numbers, which no reader should copy with the code).
     public var readsAsNothing = false
+    /// What a reader copies for the line's glyphs when it is not the text they read as, nil
+    /// when it is: a line of a code block whose source has tabs, or spaces at its start, at
+    /// its end or two in a row, copies as that source line (its tabs as tabs, PDF 1.7 §14.9.4
+    /// `/ActualText`), with the line feeds of the empty lines beside it; so does the first
+    /// line of a source line wrapped behind ↪, whole, and its later lines copy as nothing.
+    public var copyText: String?
     /// The line's glyphs as the shaper read them out for a thread that draws without the
     /// shaper's fonts (``TextShaper/readOutGlyphs(of:)``); nil: the line is drawn with them.
     public var glyphs: AnyObject?

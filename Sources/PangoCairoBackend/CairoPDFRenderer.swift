@@ -696,7 +696,9 @@ public final class CairoPDFRenderer: PageRenderer {
             if tagged, index + 1 < elements.count, case .addedHyphen = elements[index + 1] { hyphen = glyphs.hyphen }
             pendingLinks.removeAll()
             markContent()
+            let copies = beginCopyText(of: line)
             drawGlyphs(glyphs, x: x, baseline: baseline, scale: line.horizontalScale, hiding: hyphen)
+            if copies { endCopyText() }
             if let paints = glyphs.paints { structure.addPaint(paints) }
             if let hyphen {
                 let run = glyphs.runs[hyphen.run]
@@ -740,7 +742,9 @@ public final class CairoPDFRenderer: PageRenderer {
                 line, x: x, baseline: baseline, linkPaths: paths, pictures: pictures, runsOutOfOrder: runsOutOfOrder)
         } else {
             markContent()
+            let copies = beginCopyText(of: line)
             drawText(line, x: x, baseline: baseline)
+            if copies { endCopyText() }
         }
         if let hyphen {
             hyphen.restore()
@@ -1159,6 +1163,27 @@ public final class CairoPDFRenderer: PageRenderer {
         LineGlyphs.show(glyph.index, x: glyph.x, y: glyph.y, of: font, on: cr)
         cairo_restore(cr)
         markInlineArtifact(ContentMarker.hyphenSides.after)
+        inlineArtifactsOnPage += 1
+    }
+
+    /// In a tagged PDF, when `line` copies as another text than its glyphs read as
+    /// (``ShapedLine/copyText``) and is drawn in a run of an element: records the text and
+    /// fills the square before the line's glyphs (``ContentMarker/copySides``), which the
+    /// tagging pass makes the start of marked content with that `/ActualText` (PDF 1.7
+    /// §14.9.4). Returns whether it did; ``endCopyText()`` then follows the glyphs.
+    private func beginCopyText(of line: ShapedLine) -> Bool {
+        guard tagging != nil, previewSink == nil, runOpen, contentOwner >= 0, let text = line.copyText else {
+            return false
+        }
+        structure.addCopyText(text)
+        markInlineArtifact(ContentMarker.copySides.before)
+        return true
+    }
+
+    /// Fills the square after the glyphs of a line that copies as another text
+    /// (``beginCopyText(of:)``).
+    private func endCopyText() {
+        markInlineArtifact(ContentMarker.copySides.after)
         inlineArtifactsOnPage += 1
     }
 

@@ -497,6 +497,7 @@ public struct StyledBlock: Hashable, Sendable {
         var opensRightHandPage = false
         var keepWithPrevious = false
         var codeLineNumbers: CodeLineNumbers?
+        var codeSource: String?
         var quoteBarColors: [Int: RGBAColor] = [:]
         var quoteBarOwners: [Int] = []
 
@@ -593,6 +594,13 @@ public struct StyledBlock: Hashable, Sendable {
     public var codeLineNumbers: CodeLineNumbers? {
         get { rare?.settings.codeLineNumbers }
         set { rareSettings.codeLineNumbers = newValue }
+    }
+    /// A code block's text as written: its tabs not yet expanded to the spaces its paragraph
+    /// draws, line for line with the paragraph's text. What a reader copies for each of the
+    /// block's lines comes from it; nil for other blocks.
+    public var codeSource: String? {
+        get { rare?.settings.codeSource }
+        set { rareSettings.codeSource = newValue }
     }
     /// The tagged-PDF structure path from the document root to the block's own element (last):
     /// `[L, LI, LBody, P]` for a list item's paragraph, `[artifact]` for a thematic break.

@@ -779,6 +779,7 @@ public struct Styler: Sendable {
             quoteBars: context.quoteBars, quoteBarColor: quoteBarColor, background: codeBackground,
             backgroundPadding: padding, location: location)
         block.isCode = true
+        block.codeSource = text
         if info.numberLines {
             let color = theme.color(named: "secondary") ?? theme.textColor
             block.codeLineNumbers = CodeLineNumbers(first: info.startFrom, color: color)

@@ -30,6 +30,14 @@ package enum ContentMarker {
     /// ``primeSides`` as Cairo 1.16 prints them.
     package static let printedPrimeSides = (before: Array("0.016".utf8), after: Array("0.02".utf8))
 
+    /// The sides of the squares around glyphs that copy as another text than they read as (a
+    /// code line whose source has tabs, ``StructureRecords/addCopyText(_:)``), pt, drawn at
+    /// ``position(_:)`` of the page's `k`-th added hyphen, primed space or such span: before
+    /// the glyphs and after them.
+    package static let copySides = (before: 6.0 / 256, after: 7.0 / 256)
+    /// ``copySides`` as Cairo 1.16 prints them.
+    package static let printedCopySides = (before: Array("0.023".utf8), after: Array("0.027".utf8))
+
     /// The top left corner of the first square of a page's extent marker, pt from the page's
     /// top left: a path of two squares of ``side``, this one and one at the page's bottom right
     /// corner, filled before anything else is drawn on a tagged page (so that Cairo's analysis
@@ -64,6 +72,10 @@ package enum ContentMarker {
 ///   hyphen at the line's end from the content stream;
 /// - the squares around a primed space (``ContentMarker/primeSides``) do the same, and the
 ///   space between them is an artifact without replacement text;
+/// - the squares around the glyphs of a code line that copies as its source
+///   (``ContentMarker/copySides``) end the open run before the glyphs; the glyphs are a
+///   continuation whose `/ActualText` is the line's copy text (``StructureRecords/addCopyText(_:)``,
+///   PDF 1.7 §14.9.4), and the run goes on after them as another continuation;
 /// - an empty `/Span << /ActualText … >> BDC EMC` goes (Cairo writes one for the added
 ///   hyphen the line's drawing leaves out);
 /// - any other `/Span << /ActualText … >> BDC` of Cairo's inside a run of an element (a
@@ -367,6 +379,13 @@ enum MarkedContentRewrite {
                     with: state.inlineArtifactBoundary(before: mark.before, hyphen: mark.hyphen) + restore)
                 return
             }
+            if let previous, operands.isEmpty, depth <= 1, state.openRunHasMCID,
+                let before = MarkedContentRewrite.copyMark(
+                    previous.operands, lexer: lexer, expected: state.inlineArtifacts)
+            {
+                replace(previous.start..<end, with: state.copyBoundary(before: before))
+                return
+            }
             // A marker: the square, at the page's own graphics state (a picture's content is
             // drawn inside `q … Q`), where the page's next marker goes. Anything else of that
             // size (a dot in an SVG picture) is content.
@@ -535,6 +554,27 @@ enum MarkedContentRewrite {
         return abs(x - corner.x) < 0.01 && abs(y - corner.y) < 0.01
     }
 
+    /// Whether the operands of an `re` are the square before (true) or after (false) the
+    /// glyphs of the page's `expected`-th span of copy text (``ContentMarker/copySides``);
+    /// nil for any other rectangle.
+    private static func copyMark(_ operands: [Range<Int>], lexer: PDFLexer, expected: Int) -> Bool? {
+        guard operands.count == 4 else { return nil }
+        func square(_ side: [UInt8]) -> Bool { lexer.equals(operands[2], side) && lexer.equals(operands[3], side) }
+        let before: Bool
+        if square(ContentMarker.printedCopySides.before) {
+            before = true
+        } else if square(ContentMarker.printedCopySides.after) {
+            before = false
+        } else {
+            return nil
+        }
+        let corner = ContentMarker.position(expected)
+        guard let x = lexer.number(operands[0]), let y = lexer.number(operands[1]),
+            abs(x - corner.x) < 0.01, abs(y - corner.y) < 0.01
+        else { return nil }
+        return before
+    }
+
     /// Whether the operands of an `re` are the square before or after the page's
     /// `expected`-th added hyphen or primed space, and which of the two it marks; nil for any
     /// other rectangle.
@@ -588,6 +628,7 @@ enum MarkedContentRewrite {
                 throw Mismatch(description: "a page has more marked content than was drawn (\(runs.count) runs)")
             }
             let owner = structure.runOwner[cursor]
+            copiesInRun = 0
             // Written byte by byte: a page has a marker for each of its runs.
             var text: [UInt8] = []
             text.reserveCapacity(40)
@@ -634,6 +675,24 @@ enum MarkedContentRewrite {
             if before { return Array("EMC\n/Artifact BMC\n\(softHyphen)".utf8) }
             inlineArtifacts += 1
             return Array((hyphen ? "EMC\nEMC" : "EMC").utf8) + continuation(of: cursor - 1)
+        }
+
+        /// The copy texts of the open run used so far (``StructureRecords/copyTexts``).
+        var copiesInRun = 0
+
+        /// What replaces the square before (`before`) or after glyphs that copy as another
+        /// text: the open run ends, the glyphs are a continuation of it whose `/ActualText` is
+        /// the run's next copy text, and the run goes on after them as another continuation.
+        mutating func copyBoundary(before: Bool) -> [UInt8] {
+            let run = cursor - 1
+            guard before else {
+                inlineArtifacts += 1
+                return Array("EMC".utf8) + continuation(of: run)
+            }
+            let texts = structure.copyTexts[Int32(run)] ?? []
+            let text = copiesInRun < texts.count ? texts[copiesInRun] : ""
+            copiesInRun += 1
+            return Array("EMC".utf8) + continuation(of: run, actualText: Self.pdfText(text))
         }
 
         /// Whether the open run is marked content of an element (not an artifact).

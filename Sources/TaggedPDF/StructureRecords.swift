@@ -77,6 +77,10 @@ package struct StructureRecords {
     /// By run, the stand-ins it draws, in order: how much wider than the stand-in's glyph each
     /// cluster's advance is, em of the stand-in's font (``StandInAdvance``).
     private(set) var standInExtras: [Int32: [Double]] = [:]
+    /// By run, the texts its code lines copy as, in the order they are drawn: each the
+    /// `/ActualText` (PDF 1.7 §14.9.4) of the glyphs the renderer drew between the squares of
+    /// ``ContentMarker/copySides``.
+    private(set) var copyTexts: [Int32: [String]] = [:]
     /// The level of the last heading added (0 before the first).
     private var headingLevel = 0
 
@@ -135,6 +139,13 @@ package struct StructureRecords {
         standIns.insert(text.utf16.flatMap { [UInt8($0 >> 8), UInt8($0 & 0xFF)] })
         guard let run = runOwner.indices.last.map(Int32.init) else { return }
         standInExtras[run, default: []].append(extra)
+    }
+
+    /// The glyphs drawn next in the last run added, up to the square after them
+    /// (``ContentMarker/copySides``), copy as `text`.
+    package mutating func addCopyText(_ text: String) {
+        guard let run = runOwner.indices.last.map(Int32.init) else { return }
+        copyTexts[run, default: []].append(text)
     }
 
     /// Starts a page: its runs follow.
@@ -218,8 +229,8 @@ package struct StructureRecords {
     }
 
     /// Page `p`'s share of the records, enough to rewrite its content stream apart from the
-    /// rest (``MarkedContentRewrite``): its runs numbered from 0, with their MCIDs, paints, and
-    /// owners (their types and replacement texts, numbered in the order the runs meet them);
+    /// rest (``MarkedContentRewrite``): its runs numbered from 0, with their MCIDs, paints, copy
+    /// texts and owners (their types and replacement texts, numbered in the order the runs meet them);
     /// and the document's number of the page's first run. It costs the page's runs, so a copy
     /// per page does not grow with the document.
     package func pageExtract(_ p: Int) -> (records: StructureRecords, firstRun: Int) {
@@ -247,6 +258,7 @@ package struct StructureRecords {
             if let extras = standInExtras[Int32(run)] {
                 extract.standInExtras[Int32(run - pageRunRange.lowerBound)] = extras
             }
+            if let texts = copyTexts[Int32(run)] { extract.copyTexts[Int32(run - pageRunRange.lowerBound)] = texts }
         }
         extract.paintColors = paintColors
         extract.standIns = standIns

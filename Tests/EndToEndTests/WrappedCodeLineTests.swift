@@ -25,7 +25,11 @@ import Typesetter
             var markdown = Self.block(before: before, after: after, language: language)
             markdown += "\n" + Self.block(before: after, after: before, language: language)
             let name = "wrapped-code-\(before)-\(after)-\(language)"
-            let (pdf, report) = try Render.markdown(markdown, name: name)
+            // Untagged: poppler's words are the glyphs where they are drawn. Tagged, the wrapped
+            // line's text is its first drawn line's replacement text (it copies as one line).
+            var options = RenderOptions()
+            options.tagged = false
+            let (pdf, report) = try Render.markdown(markdown, name: name, options: options)
             #expect(report.diagnostics.isEmpty, "\(report.diagnostics)")
             let words = try PDFProbe.words(pdf)
             let starts = words.filter { $0.text.hasPrefix("a") || $0.text.hasPrefix("b") }

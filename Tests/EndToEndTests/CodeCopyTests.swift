@@ -1,0 +1,72 @@
+import Foundation
+import TestSupport
+import Testing
+
+/// A code block's text read back from the PDF as `pdftotext` reads it (poppler's text
+/// extraction, what a poppler viewer copies): every line as its source writes it, whatever
+/// white space it holds. Read off the glyphs alone, a tab read as the spaces it is drawn with,
+/// the spaces at a line's start and end were lost and two spaces in a row read as one; a line
+/// wrapped behind ↪ read as two lines.
+@Suite struct CodeCopyTests {
+    /// A code block whose text is `code` (`language` its info string), between two
+    /// paragraphs, rendered by the `typeset` binary, and its text as `pdftotext` reads it: the
+    /// lines between the two paragraphs.
+    static func copied(_ code: String, language: String = "", name: String, crlf: Bool = false) throws -> String {
+        var markdown = "Before.\n\n```\(language)\n\(code)```\n\nAfter.\n"
+        if crlf { markdown = markdown.replacingOccurrences(of: "\n", with: "\r\n") }
+        let source = Render.folder + "/code-copy-\(name).md"
+        let pdf = Render.folder + "/code-copy-\(name).pdf"
+        try Data(markdown.utf8).write(to: URL(fileURLWithPath: source))
+        let result = try typeset(["render", source, "-o", pdf])
+        #expect(result.status == 0 && !result.output.contains("warning"), "\(name): \(result.output)")
+        #expect(try PDFProbe.qpdfClean(pdf), "\(name): qpdf --check")
+        let text = try PDFProbe.text(pdf)
+        let start = try #require(text.range(of: "Before.\n"), "\(name): \(text)").upperBound
+        let end = try #require(text.range(of: "\n\nAfter.", range: start..<text.endIndex), "\(name): \(text)")
+        return String(text[start..<end.lowerBound])
+    }
+
+    /// Members of the kind: a Makefile recipe's tab, Python's indentation, tabs inside a line,
+    /// spaces at a line's end, spaces in a row, a line of spaces and a tab only, Hangul
+    /// indented by a tab.
+    static let members: [(name: String, code: String)] = [
+        ("makefile", "all: app\n\tcc -o app main.c\n"),
+        ("python", "def f(x):\n    if x:\n        return 1\n    return 0\n"),
+        ("tab-inside", "key\tvalue\nname:\t\tTypeset\n"),
+        ("trailing-spaces", "x = 1   \ny = 2\n"),
+        ("spaces-in-a-row", "a  = 1  # one\nbb = 22 # two\n"),
+        ("white-space-line", "if x:\n  \t \n    y()\n"),
+        ("hangul", "def 인사():\n\treturn \"안녕  하세요\"\n"),
+    ]
+
+    @Test(arguments: members)
+    func aCodeLineCopiesAsWritten(name: String, code: String) throws {
+        for language in ["", "python"] {
+            let copied = try Self.copied(code, language: language, name: name + language)
+            #expect(copied == String(code.dropLast()), "\(name) \(language): \(copied.debugDescription)")
+        }
+    }
+
+    /// A source line with CRLF line ends copies with its tab, its lines apart.
+    @Test func aCRLFSourceCopiesAsWritten() throws {
+        let code = "all: app\n\tcc -o app main.c\n\t@echo done\n"
+        let copied = try Self.copied(code, language: "makefile", name: "crlf", crlf: true)
+        #expect(copied == String(code.dropLast()), "\(copied.debugDescription)")
+    }
+
+    /// A line too long for the measure, wrapped behind ↪ (at a run of spaces too, so that a
+    /// drawn line starts with spaces), copies as one line, without the mark; so do the
+    /// numbered lines of a `.numberLines` block, without their numbers. (`pdftotext` sets an
+    /// empty line after the wrapped line, where its later drawn lines stand.)
+    @Test func aWrappedLineCopiesAsOneLine() throws {
+        let items = (0..<30).map { "item_\($0)" }.joined(separator: ",     ")
+        let code = "x = 1\n\tvalues = [\(items)]\n    y = 2\n"
+        for language in ["", "{.python .numberLines}"] {
+            let copied = try Self.copied(code, language: language, name: "wrapped-\(language.isEmpty)")
+            let lines = copied.split(separator: "\n", omittingEmptySubsequences: true)
+            let expected = code.split(separator: "\n", omittingEmptySubsequences: true)
+            #expect(lines == expected, "\(language): \(copied.debugDescription)")
+            #expect(!copied.contains("↪"))
+        }
+    }
+}
