@@ -211,7 +211,9 @@ enum FrontMatter {
                 if ["title", "subtitle", "author", "date", "lang", "keywords"].contains(canonical) {
                     metadata.fieldLocations[canonical] = valueLocation
                 }
-                if let refused = reader.refusedCharacters(valueNode) {
+                if Self.printedKeys.contains(canonical) || !knownKeys.contains(canonical),
+                    let refused = reader.refusedCharacters(valueNode)
+                {
                     diagnostics.append(Self.refusedWarning(refused, key: key, at: valueLocation))
                 }
                 reader.cutAt = nil
@@ -266,9 +268,16 @@ enum FrontMatter {
         return nil
     }
 
+    /// Known keys whose values are printed (the title block, running heads, the PDF's
+    /// properties); an unknown key's value may be printed too, as a variable.
+    static let printedKeys: Set<String> = [
+        "title", "subtitle", "author", "authors", "date", "keywords", "abstract", "header", "footer",
+    ]
+
     /// The warning for the characters no PDF can hold in `key`'s value, written at `location`
-    /// (``Reader/scalar(_:)`` sets each as U+FFFD), as the body's own are warned of; with the
-    /// way to keep backslashes when one is in double quotes.
+    /// (the page and the PDF's properties set each as U+FFFD, ``TextSanitizer``), as the body's
+    /// own are warned of; with the way to keep backslashes when one is in double quotes. A
+    /// setting's value (a theme's path) is not printed: what reads it says what is wrong.
     private static func refusedWarning(
         _ refused: (report: TextSanitizer.Report, doubleQuoted: Bool), key: String, at location: SourceLocation
     ) -> Diagnostic {
@@ -469,24 +478,18 @@ enum FrontMatter {
             return result
         }
 
-        /// The text of a scalar node, each character no PDF can hold (a control character
-        /// written as a YAML escape, `"\e"`, `"\0"`; ``TextSanitizer``) replaced by U+FFFD; ""
-        /// for a list or a mapping (whose data is not a scalar's).
+        /// The text of a scalar node as YAML decodes it; "" for a list or a mapping (whose data
+        /// is not a scalar's).
         static func scalar(_ node: Node) -> String {
-            TextSanitizer.sanitize(writtenScalar(node)).text
-        }
-
-        /// The text of a scalar node as YAML decodes it; "" for a list or a mapping.
-        static func writtenScalar(_ node: Node) -> String {
             guard node.pointee.type == YAML_SCALAR_NODE, let value = node.pointee.data.scalar.value else { return "" }
             return String(
                 decoding: UnsafeBufferPointer(start: value, count: node.pointee.data.scalar.length), as: UTF8.self)
         }
 
-        /// The characters no PDF can hold in the scalars under `node` (``scalar(_:)`` replaces
-        /// them): how many, the first, and whether one is in a double-quoted scalar, where YAML
-        /// reads a backslash as an escape (`"\\alpha"` is U+0007 and `lpha`); nil when there
-        /// are none.
+        /// The characters no PDF can hold in the scalars under `node` (a control character
+        /// written as a YAML escape, `"\e"`, `"\0"`; ``TextSanitizer``): how many, the first,
+        /// and whether one is in a double-quoted scalar, where YAML reads a backslash as an
+        /// escape (`"\\alpha"` is U+0007 and `lpha`); nil when there are none.
         mutating func refusedCharacters(_ node: Node, depth: Int = 0) -> (
             report: TextSanitizer.Report, doubleQuoted: Bool
         )? {
@@ -494,7 +497,7 @@ enum FrontMatter {
             let parts: [(report: TextSanitizer.Report, doubleQuoted: Bool)?]
             switch node.pointee.type {
             case YAML_SCALAR_NODE:
-                return TextSanitizer.sanitize(Self.writtenScalar(node)).report.map {
+                return TextSanitizer.sanitize(Self.scalar(node)).report.map {
                     ($0, node.pointee.data.scalar.style == YAML_DOUBLE_QUOTED_SCALAR_STYLE)
                 }
             case YAML_SEQUENCE_NODE: parts = items(node).map { refusedCharacters($0, depth: depth + 1) }
