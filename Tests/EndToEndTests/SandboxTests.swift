@@ -26,7 +26,8 @@ import Typography
     /// the temporary folder, so neither the root nor the current folder holds it).
     func layout(_ name: String) throws -> (root: String, outside: String, picture: String) {
         let root = try Render.scratchFolder("sandbox-\(name)")
-        let outside = try Render.scratchFolder("sandbox-outside-\(name)")
+        // A short name: a warning quotes an image path of up to 60 characters whole.
+        let outside = try Render.scratchFolder("out")
         let picture = outside + "/secret.png"
         try Support.tinyPNG.write(to: URL(fileURLWithPath: picture))
         return (root, outside, picture)
