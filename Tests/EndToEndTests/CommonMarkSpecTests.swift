@@ -75,10 +75,11 @@ import Typesetter
     }
 
     /// Visible text from words: list markers dropped (when the example has lists), whitespace
-    /// removed. Applied to both sides, so a list marker written as text (`3. c` in code) is
-    /// compared the same way.
+    /// removed, also inside a word (a code line poppler reads as its replacement text, one word
+    /// holding its tabs and spaces). Applied to both sides, so a list marker written as text
+    /// (`3. c` in code) is compared the same way.
     static func normalized(_ words: [String], hasLists: Bool) -> String {
-        words.filter { !(hasLists && isListMarker($0)) }.joined()
+        String(words.filter { !(hasLists && isListMarker($0)) }.joined().filter { !$0.isWhitespace })
     }
 
     /// Words by page, then line (vertical centres within 3 pt), then x: poppler's own block

@@ -49,7 +49,11 @@ import Typesetter
         }
         for info in ["python", "{.python .numberLines}"] {
             let markdown = "---\npaper: a5\n---\n\n# Code\n\n```\(info)\n\(lines.joined(separator: "\n"))\n```\n"
-            let (pdf, _) = try Render.markdown(markdown, name: "wrapped-code-pages")
+            // Untagged: poppler's words are the glyphs where they are drawn (tagged, a wrapped
+            // line reads as its source line, one word on its first drawn line).
+            var options = RenderOptions()
+            options.tagged = false
+            let (pdf, _) = try Render.markdown(markdown, name: "wrapped-code-pages", options: options)
             let words = try PDFProbe.words(pdf)
             let pages = Set(words.map(\.page)).sorted()
             #expect(pages.count > 1)

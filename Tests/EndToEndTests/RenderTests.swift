@@ -130,7 +130,12 @@ import Typography
     @Test func longCodeLinesWrapBehindAContinuationMarkThatIsNotText() throws {
         let code = String(repeating: "abcdefghij0123456789", count: 6)
         let (pdf, _) = try Render.markdown("```\n\(code)\nshort\n```\n", name: "codewrap")
-        let words = try PDFProbe.words(pdf).filter { $0.yMax < 780 }
+        // Where the glyphs are drawn, from an untagged render (tagged, the wrapped line reads
+        // as its source line, one word on its first drawn line).
+        var untagged = RenderOptions()
+        untagged.tagged = false
+        let (drawn, _) = try Render.markdown("```\n\(code)\nshort\n```\n", name: "codewrap-untagged", options: untagged)
+        let words = try PDFProbe.words(drawn).filter { $0.yMax < 780 }
         assertInsideTextArea(words)
         let text = try PDFProbe.text(pdf)
         #expect(!text.contains("↪"), "the mark is drawn, not text")

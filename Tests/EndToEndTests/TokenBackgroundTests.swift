@@ -90,8 +90,14 @@ import Typography
             let theme = try #require(read)
             let (pdf, _) = try Render.markdown(
                 Self.markdown, name: "code-token-background-\(name)", options: RenderOptions(theme: theme))
+            // Word boxes from an untagged render, drawn alike: tagged, a code line that copies as
+            // its source with its indentation reads as one word.
+            var untagged = RenderOptions(theme: theme)
+            untagged.tagged = false
+            let (untaggedPDF, _) = try Render.markdown(
+                Self.markdown, name: "code-token-background-\(name)-untagged", options: untagged)
             let fills = try Self.fills(pdf)
-            let words = try PDFProbe.words(pdf)
+            let words = try PDFProbe.words(untaggedPDF)
             let stretches = try PDFColoredText.read(pdf)
             // The token kinds with a background, by the colours of their glyphs and background.
             let kinds = CodeToken.allCases.compactMap { token -> (glyphs: String, background: RGBAColor)? in
