@@ -544,36 +544,44 @@ enum MarkedContentRewrite {
         case actualText(start: Int, operators: Int)
     }
 
-    /// Whether the operands of an `re` are the page's `expected`-th ``ContentMarker``.
-    private static func isRunMarker(_ operands: [Range<Int>], lexer: PDFLexer, expected: Int) -> Bool {
-        let corner = ContentMarker.position(expected)
-        guard operands.count == 4, lexer.equals(operands[2], ContentMarker.printedSide),
-            lexer.equals(operands[3], ContentMarker.printedSide),
+    /// Whether the operands of an `re` are a square of side `side` (as printed) at the page's
+    /// `expected`-th marker corner (``ContentMarker/position(_:)``).
+    private static func isSquare(
+        _ operands: [Range<Int>], side: [UInt8], lexer: PDFLexer, expected: Int
+    ) -> Bool {
+        guard operands.count == 4, lexer.equals(operands[2], side), lexer.equals(operands[3], side),
             let x = lexer.number(operands[0]), let y = lexer.number(operands[1])
         else { return false }
+        let corner = ContentMarker.position(expected)
         return abs(x - corner.x) < 0.01 && abs(y - corner.y) < 0.01
+    }
+
+    /// Whether the operands of an `re` are the page's `expected`-th ``ContentMarker``.
+    private static func isRunMarker(_ operands: [Range<Int>], lexer: PDFLexer, expected: Int) -> Bool {
+        isSquare(operands, side: ContentMarker.printedSide, lexer: lexer, expected: expected)
     }
 
     /// Whether the operands of an `re` are the square before (true) or after (false) the
     /// glyphs of the page's `expected`-th span of copy text (``ContentMarker/copySides``);
     /// nil for any other rectangle.
     private static func copyMark(_ operands: [Range<Int>], lexer: PDFLexer, expected: Int) -> Bool? {
-        guard operands.count == 4 else { return nil }
-        func square(_ side: [UInt8]) -> Bool { lexer.equals(operands[2], side) && lexer.equals(operands[3], side) }
-        let before: Bool
-        if square(ContentMarker.printedCopySides.before) {
-            before = true
-        } else if square(ContentMarker.printedCopySides.after) {
-            before = false
-        } else {
-            return nil
+        if isSquare(operands, side: ContentMarker.printedCopySides.before, lexer: lexer, expected: expected) {
+            return true
         }
-        let corner = ContentMarker.position(expected)
-        guard let x = lexer.number(operands[0]), let y = lexer.number(operands[1]),
-            abs(x - corner.x) < 0.01, abs(y - corner.y) < 0.01
-        else { return nil }
-        return before
+        if isSquare(operands, side: ContentMarker.printedCopySides.after, lexer: lexer, expected: expected) {
+            return false
+        }
+        return nil
     }
+
+    /// The printed sides of the squares around an added hyphen and a primed space, and which
+    /// each marks.
+    private static let inlineArtifactSides: [(side: [UInt8], before: Bool, hyphen: Bool)] = [
+        (ContentMarker.printedHyphenSides.before, true, true),
+        (ContentMarker.printedHyphenSides.after, false, true),
+        (ContentMarker.printedPrimeSides.before, true, false),
+        (ContentMarker.printedPrimeSides.after, false, false),
+    ]
 
     /// Whether the operands of an `re` are the square before or after the page's
     /// `expected`-th added hyphen or primed space, and which of the two it marks; nil for any
@@ -581,25 +589,10 @@ enum MarkedContentRewrite {
     private static func inlineArtifactMark(_ operands: [Range<Int>], lexer: PDFLexer, expected: Int) -> (
         before: Bool, hyphen: Bool
     )? {
-        guard operands.count == 4 else { return nil }
-        func square(_ side: [UInt8]) -> Bool { lexer.equals(operands[2], side) && lexer.equals(operands[3], side) }
-        let mark: (before: Bool, hyphen: Bool)
-        if square(ContentMarker.printedHyphenSides.before) {
-            mark = (true, true)
-        } else if square(ContentMarker.printedHyphenSides.after) {
-            mark = (false, true)
-        } else if square(ContentMarker.printedPrimeSides.before) {
-            mark = (true, false)
-        } else if square(ContentMarker.printedPrimeSides.after) {
-            mark = (false, false)
-        } else {
-            return nil
+        for mark in inlineArtifactSides where isSquare(operands, side: mark.side, lexer: lexer, expected: expected) {
+            return (mark.before, mark.hyphen)
         }
-        let corner = ContentMarker.position(expected)
-        guard let x = lexer.number(operands[0]), let y = lexer.number(operands[1]),
-            abs(x - corner.x) < 0.01, abs(y - corner.y) < 0.01
-        else { return nil }
-        return mark
+        return nil
     }
 
     /// The page's runs as its content stream is read: the next one to begin, whether one is
