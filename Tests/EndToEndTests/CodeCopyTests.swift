@@ -69,4 +69,14 @@ import Testing
             #expect(!copied.contains("↪"))
         }
     }
+
+    /// A line that opens with a space before a word wider than the measure, whose first drawn
+    /// line is the space alone (no glyph box to carry a replacement text), keeps every letter
+    /// of the word, read off its glyphs.
+    @Test func aLineWhoseFirstDrawnLineIsASpaceKeepsItsWord() throws {
+        let word = String(repeating: "charlie", count: 19)
+        let copied = try Self.copied("print(code)\n \(word) hotel\n", language: "", name: "space-then-word")
+        let letters = copied.filter { !$0.isWhitespace }
+        #expect(letters == "print(code)" + word + "hotel", "\(copied.debugDescription)")
+    }
 }
