@@ -60,15 +60,12 @@ struct CodeCopyTexts {
         let written = source[line]
         let wrapped = shaped.text.utf8.count < drawnBytes[line]
         let empties = (before: emptyBefore[line], after: emptyAfter[line])
-        // An emoji is drawn in a span of replacement text of its own (Cairo's), which a span
-        // around the whole line cannot hold. The first drawn line of a wrapped line that is
-        // white space alone (a space before a word wider than the line, which goes whole to
-        // the next drawn line, the space left at the wrap undrawn) draws no glyph, and poppler
-        // drops the replacement text of a span without one: such a line copies as its glyphs
-        // read.
+        // The first drawn line of a wrapped line that is white space alone (a space before a
+        // word wider than the line, which goes whole to the next drawn line, the space left at
+        // the wrap undrawn) draws no glyph, and poppler drops the replacement text of a span
+        // without one: such a line copies as its glyphs read.
         guard !shaped.text.isEmpty, !(wrapped && shaped.text.allSatisfy(\.isWhitespace)),
-            wrapped || empties != (0, 0) || Self.copiesOtherwise(written),
-            !written.unicodeScalars.contains(where: { $0.properties.isEmojiPresentation || $0.value == 0xFE0F })
+            wrapped || empties != (0, 0) || Self.copiesOtherwise(written)
         else { return nil }
         lineCopiesAsWritten = true
         let before = String(repeating: "\n", count: empties.before)

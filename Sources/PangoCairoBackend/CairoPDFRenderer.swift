@@ -742,6 +742,9 @@ public final class CairoPDFRenderer: PageRenderer {
                 line, x: x, baseline: baseline, linkPaths: paths, pictures: pictures, runsOutOfOrder: runsOutOfOrder)
         } else {
             markContent()
+            if tagged, line.copyText != nil, let handle = line.handle as? PangoLineHandle {
+                primeSpaces(of: Self.fonts(of: handle.line), x: x, baseline: baseline)
+            }
             let copies = beginCopyText(of: line)
             drawText(line, x: x, baseline: baseline)
             if copies { endCopyText() }
@@ -1208,7 +1211,10 @@ public final class CairoPDFRenderer: PageRenderer {
     /// its face read as the stand-in's emoji or missing character. Drawn first as a space, the
     /// glyph keeps U+0020, and each stand-in is written inside its span of replacement text. In
     /// a tagged PDF the space is an artifact of the line's run (``ContentMarker/primeSides``);
-    /// the space shows nothing, and poppler's text extraction skips space glyphs.
+    /// the space shows nothing, and poppler's text extraction skips space glyphs. A line that
+    /// copies as another text (``ShapedLine/copyText``) has all its faces primed before the
+    /// square that opens its copy text: an artifact among those glyphs would end their marked
+    /// content.
     private func primeSpaces(of fonts: [UnsafeMutablePointer<PangoFont>], x: Double, baseline: Double) {
         for font in fonts {
             guard let scaled = pango_cairo_font_get_scaled_font(OpaquePointer(font)),
@@ -1331,6 +1337,18 @@ public final class CairoPDFRenderer: PageRenderer {
 
     /// Looks at each font of `line` not drawn before: one with a large `CFF ` table marks the
     /// page (``beforeLargeFontTableCopy``).
+    /// The fonts of `line`'s runs, in order, each as often as it has runs.
+    static func fonts(of line: UnsafeMutablePointer<PangoLayoutLine>) -> [UnsafeMutablePointer<PangoFont>] {
+        var fonts: [UnsafeMutablePointer<PangoFont>] = []
+        var node = line.pointee.runs
+        while let current = node {
+            let run = current.pointee.data.assumingMemoryBound(to: PangoGlyphItem.self)
+            if let font = run.pointee.item.pointee.analysis.font { fonts.append(font) }
+            node = current.pointee.next
+        }
+        return fonts
+    }
+
     private func noteFonts(of line: UnsafeMutablePointer<PangoLayoutLine>) {
         var node = line.pointee.runs
         while let current = node {

@@ -230,9 +230,16 @@ enum MarkedContentRewrite {
                 // The span holds content: the run ends before it, the span's content is a
                 // continuation of the run that carries the replacement text, and the run goes on
                 // after it as another continuation.
-                replace(
-                    span.range,
-                    with: Array("EMC".utf8) + state.continuation(of: state.cursor - 1, actualText: span.actualText))
+                // Inside glyphs that copy as another text, the span goes: nested in the
+                // continuation that carries the copy text, its replacement text would stand in
+                // for that text with readers of `/ActualText` (poppler), and ending that
+                // continuation would leave the glyphs after the span without copy text.
+                if state.insideCopy {
+                    replace(span.range, with: [])
+                } else {
+                    let continued = state.continuation(of: state.cursor - 1, actualText: span.actualText)
+                    replace(span.range, with: Array("EMC".utf8) + continued)
+                }
                 pendingSpan = nil
                 let text = MarkedContentRewrite.utf16(span.actualText)
                 let standIn = text.map { state.structure.standIns.contains($0) } ?? false
@@ -412,7 +419,8 @@ enum MarkedContentRewrite {
                 stack.append(.dropped)
             } else if actualText, state.runOpen, depth == runDepth, state.openRunHasMCID {
                 pendingSpan = (whole, lexer.text(operands[3]))
-                stack.append(.actualText(start: whole.lowerBound, operators: operatorCount))
+                stack.append(
+                    .actualText(start: whole.lowerBound, operators: operatorCount, insideCopy: state.insideCopy))
             } else {
                 stack.append(tag == "/Span" ? .span(start: whole.lowerBound, operators: operatorCount) : .kept)
             }
@@ -428,7 +436,7 @@ enum MarkedContentRewrite {
             if case .span(let start, let operators) = open, operators == operatorCount - 1, start >= copied {
                 replace(start..<range.upperBound, with: [])
             }
-            if case .actualText(let start, let operators) = open {
+            if case .actualText(let start, let operators, let insideCopy) = open {
                 if operators == operatorCount - 1, start >= copied {
                     replace(start..<range.upperBound, with: [])
                     faces.active = nil
@@ -437,7 +445,9 @@ enum MarkedContentRewrite {
                     let restore = faces.end(leading: true)
                     standIn.ended = standIn.shown
                     standIn.endedExtra = standIn.extra
-                    replace(range, with: Array("EMC".utf8) + restore + state.continuation(of: state.cursor - 1))
+                    let continued =
+                        insideCopy ? [] : Array("EMC".utf8) + restore + state.continuation(of: state.cursor - 1)
+                    replace(range, with: insideCopy ? restore : continued)
                 }
                 pendingSpan = nil
                 standIn.shown = nil
@@ -540,8 +550,10 @@ enum MarkedContentRewrite {
     private enum Open: Equatable {
         case dropped, kept
         case span(start: Int, operators: Int)
-        /// A span whose replacement text becomes a continuation of the open run.
-        case actualText(start: Int, operators: Int)
+        /// A span whose replacement text becomes a continuation of the open run; inside glyphs
+        /// that copy as another text (`insideCopy`), a span that goes, its glyphs kept in the
+        /// continuation that carries the copy text.
+        case actualText(start: Int, operators: Int, insideCopy: Bool)
     }
 
     /// Whether the operands of an `re` are a square of side `side` (as printed) at the page's
@@ -672,12 +684,15 @@ enum MarkedContentRewrite {
 
         /// The copy texts of the open run used so far (``StructureRecords/copyTexts``).
         var copiesInRun = 0
+        /// Whether the glyphs read now copy as another text (between a line's copy squares).
+        var insideCopy = false
 
         /// What replaces the square before (`before`) or after glyphs that copy as another
         /// text: the open run ends, the glyphs are a continuation of it whose `/ActualText` is
         /// the run's next copy text, and the run goes on after them as another continuation.
         mutating func copyBoundary(before: Bool) -> [UInt8] {
             let run = cursor - 1
+            insideCopy = before
             guard before else {
                 inlineArtifacts += 1
                 return Array("EMC".utf8) + continuation(of: run)

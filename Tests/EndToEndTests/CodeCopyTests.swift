@@ -10,15 +10,18 @@ import Testing
 @Suite struct CodeCopyTests {
     /// A code block whose text is `code` (`language` its info string), between two
     /// paragraphs, rendered by the `typeset` binary, and its text as `pdftotext` reads it: the
-    /// lines between the two paragraphs.
-    static func copied(_ code: String, language: String = "", name: String, crlf: Bool = false) throws -> String {
+    /// lines between the two paragraphs. The render warns only when `warns` (characters no
+    /// installed face draws).
+    static func copied(
+        _ code: String, language: String = "", name: String, crlf: Bool = false, warns: Bool = false
+    ) throws -> String {
         var markdown = "Before.\n\n```\(language)\n\(code)```\n\nAfter.\n"
         if crlf { markdown = markdown.replacingOccurrences(of: "\n", with: "\r\n") }
         let source = Render.folder + "/code-copy-\(name).md"
         let pdf = Render.folder + "/code-copy-\(name).pdf"
         try Data(markdown.utf8).write(to: URL(fileURLWithPath: source))
         let result = try typeset(["render", source, "-o", pdf])
-        #expect(result.status == 0 && !result.output.contains("warning"), "\(name): \(result.output)")
+        #expect(result.status == 0 && result.output.contains("warning") == warns, "\(name): \(result.output)")
         #expect(try PDFProbe.qpdfClean(pdf), "\(name): qpdf --check")
         let text = try PDFProbe.text(pdf)
         let start = try #require(text.range(of: "Before.\n"), "\(name): \(text)").upperBound
@@ -67,6 +70,24 @@ import Testing
             let expected = code.split(separator: "\n", omittingEmptySubsequences: true)
             #expect(lines == expected, "\(language): \(copied.debugDescription)")
             #expect(!copied.contains("↪"))
+        }
+    }
+
+    /// A line holding characters drawn in spans of replacement text of their own (an emoji,
+    /// a character no installed face draws), which sit inside the line's copy text: with a
+    /// tab, with spaces in a row, and wrapped behind ↪ after them or before them.
+    @Test func aLineWithEmojiOrCharactersNoFaceDrawsCopiesAsWritten() throws {
+        let word = String(repeating: "bravo", count: 25)
+        var members = [("emoji", "🎵"), ("emoji-sequence", "👩‍💻✅")]
+        if let missing = MissingGlyph.word { members.append(("missing", missing)) }
+        for (name, glyphs) in members {
+            let code =
+                "x\t= \"\(glyphs)\"  # tab\n  \(glyphs)\tmusic  done\ny = \"\(glyphs) \(word) end\"\n"
+                + "z = \"\(word) \(glyphs)\"\n"
+            let copied = try Self.copied(code, language: "swift", name: "own-spans-\(name)", warns: name == "missing")
+            let lines = copied.split(separator: "\n", omittingEmptySubsequences: true)
+            let expected = code.split(separator: "\n", omittingEmptySubsequences: true)
+            #expect(lines == expected, "\(name): \(copied.debugDescription)")
         }
     }
 
