@@ -31,11 +31,14 @@ enum KoreanSymbols {
         }
     }
 
-    /// Whether BCP 47 language `tag` is Korean (`ko`, `ko-KR`, `kor`).
+    /// Whether BCP 47 language `tag` is Korean (`ko`, `ko-KR`, `kor`), its primary subtag read
+    /// in place, without a copy (asked for every run given attributes).
     static func isKorean(_ tag: String?) -> Bool {
         guard let tag else { return false }
-        let primary = tag.lowercased().split(whereSeparator: { $0 == "-" || $0 == "_" }).first
-        return primary == "ko" || primary == "kor"
+        let primary = tag.utf8.prefix { $0 != UInt8(ascii: "-") && $0 != UInt8(ascii: "_") }
+        // ASCII letters only: `| 0x20` lowers A–Z and leaves a–z as they are.
+        let lowered = primary.lazy.map { $0 | 0x20 }
+        return lowered.elementsEqual("ko".utf8) || lowered.elementsEqual("kor".utf8)
     }
 
     /// The byte ranges of ``isSymbol(_:)`` symbols in `text`, which starts at byte `start`:
