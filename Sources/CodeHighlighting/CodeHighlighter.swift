@@ -80,6 +80,7 @@ public enum CodeHighlighter {
             guard let token = token(forTextStyle: Int(span.style)) else { continue }
             spans.append(TokenSpan(start: Int(span.start), length: Int(span.length), token: token))
         }
+        if definition == "Swift" { return SwiftStringTokens.corrected(spans, in: Array(text.utf8)) }
         return spans
     }
 

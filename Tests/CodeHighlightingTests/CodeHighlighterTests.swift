@@ -34,6 +34,20 @@ import Typography
         #expect(texts(.string, in: source, language: "swift").joined().contains("hi"))
     }
 
+    /// Swift's string interpolations and Unicode scalars, in one-line and multi-line strings,
+    /// and a backslash in a raw string are never errors (the library's definition marks them
+    /// so); the expression interpolated is set as text; an escape Swift does not have stays an
+    /// error.
+    @Test func swiftInterpolationsAndUnicodeScalarsAreNotErrors() {
+        let source =
+            "print(\"Hi, \\(user.name(at: 1))! \\u{1F600} \\q\")\nlet m = \"\"\"\n    Line \\(n)\n    \"\"\"\n"
+            + "let raw = #\"raw \\d+\"#\nlet c: Character = \"\\u{41}\"\n"
+        #expect(texts(.escape, in: source, language: "swift") == ["\\(", ")", "\\u{1F600}", "\\(", ")", "\\u{41}"])
+        #expect(texts(.error, in: source, language: "swift") == ["\\q"])
+        #expect(texts(.string, in: source, language: "swift").joined().contains("raw \\d+"))
+        #expect(!texts(.string, in: source, language: "swift").joined().contains("user.name"))
+    }
+
     @Test func jsonKeysStringsNumbersConstants() {
         let source = "{\"name\": \"Ada\", \"age\": 36, \"ok\": true}"
         #expect(texts(.string, in: source, language: "JSON").joined().contains("Ada"))
