@@ -103,6 +103,9 @@ struct SourceText {
                     "front matter opened by '---' is not closed (a line '---' or '...' after its keys closes it); "
                         + "the lines are set as Markdown",
                     at: SourceLocation(file: file, line: 1, column: 1), kind: .frontMatter))
+        } else if let block = PandocTitleBlock.frontMatter(input, lines: ranges) {
+            frontMatter = (block.yaml, 1)
+            bodyStart = block.bodyLine
         }
 
         var prefixes = SortedTable<Int>()

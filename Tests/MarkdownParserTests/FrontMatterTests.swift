@@ -239,6 +239,39 @@ import Testing
         #expect(!r.document.blocks.isEmpty)
     }
 
+    /// Pandoc's title block: title, authors and date from `%` lines, fields left empty or out,
+    /// continuation lines, authors parted by semicolons, quotes and backslashes read as
+    /// written; the block is not set as text, and what follows it is the body.
+    @Test func aPandocTitleBlockGivesTitleAuthorsAndDate() {
+        let cases: [(String, title: String?, author: String?, date: String?, body: String)] = [
+            (
+                "% My Title\n% Ada Lovelace; Charles Babbage\n% 6 December 2026\n\nBody.\n",
+                "My Title", "Ada Lovelace, Charles Babbage", "6 December 2026", "Body."
+            ),
+            ("% Title only\n\nBody.\n", "Title only", nil, nil, "Body."),
+            ("%\n% Ada\n% 2026\nBody.\n", nil, "Ada", "2026", "Body."),
+            ("% A long\n  title\n% Ada\n  Charles\n%\n\n# Heading\n", "A long title", "Ada, Charles", nil, "Heading"),
+            ("% Say \"hi\": C:\\path\n\nBody.\n", "Say \"hi\": C:\\path", nil, nil, "Body."),
+            ("%    \n%\n%\n% Fourth line is text\n", nil, nil, nil, "% Fourth line is text"),
+        ]
+        for (source, title, author, date, body) in cases {
+            let result = parse(source)
+            let metadata = result.document.metadata
+            #expect(metadata.title == title, "\(source.debugDescription)")
+            #expect(metadata.author == author, "\(source.debugDescription)")
+            #expect(metadata.date == date, "\(source.debugDescription)")
+            let text = HTMLRenderedElementTests.text(Array(result.document.blocks))
+            #expect(text == body, "\(source.debugDescription): \(text.debugDescription)")
+            #expect(result.diagnostics.isEmpty, "\(source.debugDescription): \(result.diagnostics)")
+        }
+    }
+
+    /// A control character in a title block's title is warned about on the title's line.
+    @Test func aTitleBlocksValueIsWarnedAboutOnItsLine() {
+        let result = parse("%\n% Ada\u{7}\n\nBody.\n")
+        #expect(result.diagnostics.contains { $0.location?.line == 2 }, "\(result.diagnostics)")
+    }
+
     @Test func canonicalKeys() {
         #expect(FrontMatter.canonicalKey("sizeCategory") == "size-category")
         #expect(FrontMatter.canonicalKey("bold_text") == "bold-text")
