@@ -49,11 +49,15 @@ enum ReadingOrder {
             let glyphs = run.pointee.glyphs.pointee
             let start = Double(advance) / Double(PANGO_SCALE)
             for index in 0..<Int(glyphs.num_glyphs) { advance += glyphs.glyphs[index].geometry.width }
+            // A run's advance may be below zero: negative tracking on glyphs that draw nothing
+            // (a zero-width non-joiner, a mark or a bidirectional control, split from the letters
+            // around it into a run of its own). Such a run holds no width.
+            let end = max(start, Double(advance) / Double(PANGO_SCALE))
             let item = run.pointee.item.pointee
             runs.append(
                 Run(
-                    span: (runs.isEmpty ? -.infinity : start)..<Double(advance) / Double(PANGO_SCALE),
-                    offset: Int(item.offset), rightToLeft: item.analysis.level % 2 == 1))
+                    span: (runs.isEmpty ? -.infinity : start)..<end, offset: Int(item.offset),
+                    rightToLeft: item.analysis.level % 2 == 1))
         }
         let last = runs.count - 1
         runs[last].span = runs[last].span.lowerBound..<Double.infinity

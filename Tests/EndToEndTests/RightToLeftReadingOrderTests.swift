@@ -46,6 +46,35 @@ import Typesetter
         #expect(letters(read) == letters(document.reads.joined()), "\(read)")
     }
 
+    /// Characters that draw nothing between right-to-left letters (a zero-width non-joiner, as
+    /// Persian spells `می‌خواهم`, a joiner, a soft hyphen, a word joiner, direction marks and
+    /// isolates, a variation selector, a combining mark after a right-to-left letter) in tracked
+    /// text — a heading, a tracked span, every paragraph of the `hig` theme — are set in a run
+    /// of their own whose advance may fall below zero; the tagged line that reads its runs in
+    /// order keeps every word (it trapped on a range whose end lay before its start).
+    @Test func zeroWidthCharactersBetweenRightToLeftLettersInTrackedTextKeepEveryWord() throws {
+        let controls = ["\u{200C}", "\u{200D}", "\u{00AD}", "\u{2060}", "\u{200E}", "\u{200F}", "\u{2066}", "\u{FE0F}"]
+        let words = controls.map { "ب\($0)ب" } + ["ש\u{0301}a", "字\u{0301}ب", "می\u{200C}خواهم"]
+        let markdown = words.enumerated().map { index, word in
+            "# Heading\(index) \(word) end\(index)\n\nText\(index) [\(word)]{tracking=2} and [link \(word)](https://example.com) tail\(index).\n"
+        }.joined(separator: "\n")
+        let source = Render.folder + "/right-to-left-zero-width.md"
+        try Data(markdown.utf8).write(to: URL(fileURLWithPath: source))
+        for theme in ["default", "hig"] {
+            let pdf = Render.folder + "/right-to-left-zero-width-\(theme).pdf"
+            let result = try typeset(["render", source, "--theme", theme, "-o", pdf])
+            #expect(result.status == 0, "\(theme): \(result.output)")
+            guard result.status == 0 else { continue }
+            #expect(try PDFProbe.qpdfClean(pdf), "\(theme)")
+            let text = try PDFProbe.text(pdf)
+            for index in words.indices {
+                for marker in ["Heading\(index)", "end\(index)", "Text\(index)", "tail\(index)"] {
+                    #expect(text.contains(marker), "\(theme): \(marker) in \(text)")
+                }
+            }
+        }
+    }
+
     /// A link whose text changes direction is one `Link` whose annotation covers all of its
     /// text: the Arabic words at its end lie inside the link's rectangle.
     @Test func aLinkThatChangesDirectionCoversAllItsWords() throws {
