@@ -631,6 +631,10 @@ struct FuzzInput {
         "[tiny]{size=1e-300}", "{width=1e-300px}", "![w](figure.svg){width=0.0000001%}",
         // Soft hyphens and combining marks.
         "hy\u{AD}phen\u{AD}ated", "e\u{301}\u{302}\u{303}\u{304}\u{305}", "\u{AD}\u{AD}\u{AD}",
+        // Characters that draw nothing between right-to-left letters, in tracked text (a run of
+        // their own whose advance may fall below zero).
+        "\n\n# ب\u{200C}ب\n\n", "می\u{200C}خواهم", "[ب\u{200F}ש]{tracking=2}", "[ש\u{301}a]{tracking=-1}",
+        "\n\n# 字\u{301}ب\u{2060}ي\n\n",
     ]
 
     /// Spaces other than U+0020: ideographic, the U+2000 block (en quad … hair space), Ogham.
