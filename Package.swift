@@ -80,7 +80,8 @@ let package = Package(
         // TeX math: the parser, the symbol table and the layout by the OpenType MATH table over a
         // font protocol the backend implements. Pure Swift, no dependency.
         .target(name: "TeXMath"),
-        .target(name: "MarkdownParser", dependencies: ["DocumentModel", "CCmarkGFM", "CYAML", "CLibXML2"]),
+        .target(
+            name: "MarkdownParser", dependencies: ["DocumentModel", "Typography", "CCmarkGFM", "CYAML", "CLibXML2"]),
         // Syntax highlighting of code: the one module that calls KSyntaxHighlighting.
         .target(name: "CodeHighlighting", dependencies: ["Typography", "CSyntaxHighlighting"]),
         .target(name: "Styling", dependencies: ["DocumentModel", "Typography", "CodeHighlighting", "TeXMath"]),

@@ -1,3 +1,5 @@
+import Typography
+
 /// Pandoc's title block (Pandoc's User's Guide, "Extension: pandoc_title_block"): a file that
 /// begins with lines starting with `%` gives its title, its authors and its date there,
 ///
@@ -37,12 +39,12 @@ enum PandocTitleBlock {
             let parts = field.parts.filter { !$0.isEmpty }
             guard !parts.isEmpty else { continue }
             switch number {
-            case 0: yaml[field.line] = "title: " + quoted(parts.joined(separator: " "))
+            case 0: yaml[field.line] = "title: " + OrderedJSON.quoted(parts.joined(separator: " "))
             case 1:
                 let authors = parts.flatMap { $0.split(separator: ";") }.map(trimmed).filter { !$0.isEmpty }
                 guard !authors.isEmpty else { continue }
-                yaml[field.line] = "author: [" + authors.map(quoted).joined(separator: ", ") + "]"
-            default: yaml[field.line] = "date: " + quoted(parts.joined(separator: " "))
+                yaml[field.line] = "author: [" + authors.map(OrderedJSON.quoted).joined(separator: ", ") + "]"
+            default: yaml[field.line] = "date: " + OrderedJSON.quoted(parts.joined(separator: " "))
             }
         }
         return (Array(yaml.joined(separator: "\n").utf8), index)
@@ -59,24 +61,5 @@ enum PandocTitleBlock {
         guard let start = text.firstIndex(where: { !isBlank($0) }), let end = text.lastIndex(where: { !isBlank($0) })
         else { return "" }
         return String(text[start...end])
-    }
-
-    /// `text` as a YAML double-quoted scalar (YAML 1.2 §7.3.1): backslashes, quotes and control
-    /// characters escaped, so that the value is read back as written.
-    static func quoted(_ text: String) -> String {
-        var out = "\""
-        for scalar in text.unicodeScalars {
-            switch scalar {
-            case "\\": out += "\\\\"
-            case "\"": out += "\\\""
-            default:
-                if scalar.value < 0x20 || scalar.value == 0x7F {
-                    out += "\\x" + (scalar.value < 0x10 ? "0" : "") + String(scalar.value, radix: 16, uppercase: true)
-                } else {
-                    out.unicodeScalars.append(scalar)
-                }
-            }
-        }
-        return out + "\""
     }
 }

@@ -2,7 +2,7 @@ import Foundation
 
 /// A JSON value whose objects keep their members in the order written, for exports a person
 /// reads (roles largest first, `$type` before `$value`).
-enum OrderedJSON {
+package enum OrderedJSON {
     case object([(String, OrderedJSON)])
     case array([OrderedJSON])
     case string(String)
@@ -32,8 +32,9 @@ enum OrderedJSON {
         }
     }
 
-    /// `text` as a JSON string: quotes, backslashes and control characters escaped.
-    static func quoted(_ text: String) -> String {
+    /// `text` as a JSON string: quotes, backslashes and control characters escaped (also a YAML
+    /// double-quoted scalar, YAML 1.2 §7.3.1, which reads these escapes alike).
+    package static func quoted(_ text: String) -> String {
         var out = "\""
         for scalar in text.unicodeScalars {
             switch scalar {

@@ -56,7 +56,8 @@ import Typesetter
         let controls = ["\u{200C}", "\u{200D}", "\u{00AD}", "\u{2060}", "\u{200E}", "\u{200F}", "\u{2066}", "\u{FE0F}"]
         let words = controls.map { "ب\($0)ب" } + ["ש\u{0301}a", "字\u{0301}ب", "می\u{200C}خواهم"]
         let markdown = words.enumerated().map { index, word in
-            "# Heading\(index) \(word) end\(index)\n\nText\(index) [\(word)]{tracking=2} and [link \(word)](https://example.com) tail\(index).\n"
+            "# Heading\(index) \(word) end\(index)\n\nText\(index) [\(word)]{tracking=2} and "
+                + "[link \(word)](https://example.com) tail\(index).\n"
         }.joined(separator: "\n")
         let source = Render.folder + "/right-to-left-zero-width.md"
         try Data(markdown.utf8).write(to: URL(fileURLWithPath: source))
