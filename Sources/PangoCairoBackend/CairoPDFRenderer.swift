@@ -1335,8 +1335,6 @@ public final class CairoPDFRenderer: PageRenderer {
         return nil
     }
 
-    /// Looks at each font of `line` not drawn before: one with a large `CFF ` table marks the
-    /// page (``beforeLargeFontTableCopy``).
     /// The fonts of `line`'s runs, in order, each as often as it has runs.
     static func fonts(of line: UnsafeMutablePointer<PangoLayoutLine>) -> [UnsafeMutablePointer<PangoFont>] {
         var fonts: [UnsafeMutablePointer<PangoFont>] = []
@@ -1349,6 +1347,8 @@ public final class CairoPDFRenderer: PageRenderer {
         return fonts
     }
 
+    /// Looks at each font of `line` not drawn before: one with a large `CFF ` table marks the
+    /// page (``beforeLargeFontTableCopy``).
     private func noteFonts(of line: UnsafeMutablePointer<PangoLayoutLine>) {
         var node = line.pointee.runs
         while let current = node {

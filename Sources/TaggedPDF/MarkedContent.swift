@@ -229,11 +229,11 @@ enum MarkedContentRewrite {
             if let span = pendingSpan, name != .EMC {
                 // The span holds content: the run ends before it, the span's content is a
                 // continuation of the run that carries the replacement text, and the run goes on
-                // after it as another continuation.
-                // Inside glyphs that copy as another text, the span goes: nested in the
-                // continuation that carries the copy text, its replacement text would stand in
-                // for that text with readers of `/ActualText` (poppler), and ending that
-                // continuation would leave the glyphs after the span without copy text.
+                // after it as another continuation. Inside glyphs that copy as another text, the
+                // span goes instead: nested in the continuation that carries the copy text, its
+                // replacement text would stand in for that text with readers of `/ActualText`
+                // (poppler), and ending that continuation would leave the glyphs after the span
+                // without copy text.
                 if state.insideCopy {
                     replace(span.range, with: [])
                 } else {
@@ -445,9 +445,11 @@ enum MarkedContentRewrite {
                     let restore = faces.end(leading: true)
                     standIn.ended = standIn.shown
                     standIn.endedExtra = standIn.extra
-                    let continued =
-                        insideCopy ? [] : Array("EMC".utf8) + restore + state.continuation(of: state.cursor - 1)
-                    replace(range, with: insideCopy ? restore : continued)
+                    if insideCopy {
+                        replace(range, with: restore)
+                    } else {
+                        replace(range, with: Array("EMC".utf8) + restore + state.continuation(of: state.cursor - 1))
+                    }
                 }
                 pendingSpan = nil
                 standIn.shown = nil
