@@ -49,9 +49,10 @@ import Typesetter
     /// Characters that draw nothing between right-to-left letters (a zero-width non-joiner, as
     /// Persian spells `می‌خواهم`, a joiner, a soft hyphen, a word joiner, direction marks and
     /// isolates, a variation selector, a combining mark after a right-to-left letter) in tracked
-    /// text — a heading, a tracked span, every paragraph of the `hig` theme — are set in a run
-    /// of their own whose advance may fall below zero; the tagged line that reads its runs in
-    /// order keeps every word (it trapped on a range whose end lay before its start).
+    /// text — a heading, a tracked span, a link in a paragraph of the `hig` theme, whose body
+    /// text is tracked — are set in a run of their own whose advance may fall below zero; the
+    /// tagged line that reads its runs in order keeps every word (it trapped on a range whose
+    /// end lay before its start).
     @Test func zeroWidthCharactersBetweenRightToLeftLettersInTrackedTextKeepEveryWord() throws {
         let controls = ["\u{200C}", "\u{200D}", "\u{00AD}", "\u{2060}", "\u{200E}", "\u{200F}", "\u{2066}", "\u{FE0F}"]
         let words = controls.map { "ب\($0)ب" } + ["ש\u{0301}a", "字\u{0301}ب", "می\u{200C}خواهم"]

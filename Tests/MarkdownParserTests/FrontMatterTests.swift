@@ -266,10 +266,17 @@ import Testing
         }
     }
 
-    /// A control character in a title block's title is warned about on the title's line.
+    /// A control character in a title block's title, authors or date is warned about on the
+    /// line of that value, and only there.
     @Test func aTitleBlocksValueIsWarnedAboutOnItsLine() {
-        let result = parse("%\n% Ada\u{7}\n\nBody.\n")
-        #expect(result.diagnostics.contains { $0.location?.line == 2 }, "\(result.diagnostics)")
+        let sources = [
+            ("% Title\u{7}\n% Ada\n% 2026\n\nBody.\n", 1), ("%\n% Ada\u{7}\n\nBody.\n", 2),
+            ("% Title\n% Ada\n% 20\u{7}26\n\nBody.\n", 3),
+        ]
+        for (source, line) in sources {
+            let lines = parse(source).diagnostics.compactMap { $0.location?.line }
+            #expect(lines == [line], "\(source.debugDescription): \(lines)")
+        }
     }
 
     @Test func canonicalKeys() {
