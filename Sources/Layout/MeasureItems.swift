@@ -631,7 +631,9 @@ extension ParagraphComposer {
         let justified = paragraph.style.alignment == .justify
         let hang = protrudes(paragraph, prepared: prepared)
         let allowed = breaks.allowed
-        let bound = dashBoundSpaces(prepared.scalars)
+        // Spaces no line ends at: a spaced dash's, and between a number and its unit.
+        let tied = NumberUnitTies.tiedSpaces(prepared.scalars, isSpace: isBreakingSpace)
+        let bound = zip(dashBoundSpaces(prepared.scalars), tied).map { $0 || $1 }
         let emergencyAt = breaks.emergency
         let hyphenAt = breaks.hyphen
         var boxWidth = 0.0

@@ -76,6 +76,57 @@ import Typography
         #expect(opening.contains { seen.contains($0) })
     }
 
+    /// A number and its unit stand on one line: no line ends at the space between them.
+    /// Members: a unit symbol, a decimal number with its unit, a postfix sign after a bracket,
+    /// a prefix sign, degrees, a Korean numeral with its counter, a Korean counter with its
+    /// particle, a unit with the comma after it; at every measure from 60 to 160 pt, justified
+    /// and ragged.
+    @Test(arguments: [
+        ("16", "GB"), ("3.5", "kg,"), ("(12.00)", "%"), ("$", "100"), ("25", "°C"), ("240만", "명"), ("3", "개를"),
+        ("₩", "5,000"), ("1.5", "ms"),
+    ])
+    func aNumberStaysWithItsUnit(_ number: String, _ unit: String) {
+        let text =
+            "The archive holds \(number) \(unit) of logs, and the second copy takes \(number) \(unit) again "
+            + "while the third holds \(number) \(unit) in all."
+        let prepared = prepared([StyledRun(text, style: RunStyle(font: font))])
+        let count = number.unicodeScalars.count
+        let ties = prepared.scalars.indices.filter {
+            String(String.UnicodeScalarView(prepared.scalars[$0..<min($0 + count, prepared.scalars.count)]))
+                == number && prepared.scalars[$0 + count] == " "
+        }.map { $0 + count }
+        #expect(ties.count == 3)
+        var breaksBefore = 0
+        for width in stride(from: 60.0, through: 160, by: 2.5) {
+            for alignment in [TextAlignment.justify, .left] {
+                let composition = ParagraphComposer.compose(
+                    paragraph(text, alignment: alignment), prepared: prepared, width: width,
+                    hyphenate: { _, _ in [] })
+                for line in composition.lines {
+                    #expect(
+                        !ties.contains(line.end) && !ties.contains(line.end - 1),
+                        "\(width): \(lineText(line, prepared))")
+                    if ties.contains(where: { line.start == $0 - count }) { breaksBefore += 1 }
+                }
+            }
+        }
+        // Lines do start with the number: the break moves before it.
+        #expect(breaksBefore > 0)
+    }
+
+    /// Spaces not between a number and its unit stay breaks: a number before a word, a word
+    /// before a unit symbol, a unit symbol inside a longer word.
+    @Test func onlyANumberAndItsUnitAreTied() {
+        for text in ["page 16 shows", "the GB drive", "16 GBs", "version 2 and", "a % b"] {
+            let scalars = Array(text.unicodeScalars)
+            let tied = NumberUnitTies.tiedSpaces(scalars, isSpace: ParagraphComposer.isBreakingSpace)
+            #expect(!tied.contains(true), "\(text)")
+        }
+        let scalars = Array("16 GB and 240만 명".unicodeScalars)
+        let tied = NumberUnitTies.tiedSpaces(scalars, isSpace: ParagraphComposer.isBreakingSpace)
+        #expect(tied.indices.filter { tied[$0] } == [2, 14])
+    }
+
     /// Words in text set in capitals (a licence's disclaimer) hyphenate, as TeX hyphenates them;
     /// a word in capitals among lower-case words (an acronym or name) and a short run of them
     /// stay whole. Members: where the long capitals word stands.

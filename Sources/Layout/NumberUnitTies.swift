@@ -1,0 +1,119 @@
+/// Spaces that tie a number to its unit, so that no line ends between them.
+///
+/// A reader who meets `16` at a line's end and `GB` at the next line's start reads a bare
+/// number first; typesetters tie the two (TeX's `16~GB`, siunitx's unbreakable space between a
+/// value and its unit), and Unicode's line breaking says the same of its postfix and prefix
+/// signs: "there is no break opportunity in `(12.00) %`" nor in `$ (100.00)` (UAX #14, classes
+/// PO and PR). Korean writes counters and units after a number with a space (`240만 명`,
+/// `3 개`: Hangul orthography, article 43), and a Korean reader sees a line that ends in
+/// `240만` the same way. Tied here, where a space run stands:
+/// - after a number (a word ending in a digit, or in a Korean numeral after digits: `240만`,
+///   `3천`; a closing bracket after it is allowed) and before a postfix sign (`%`, `‰`, `°`,
+///   `℃`, `′`, `″`), a unit symbol (`GB`, `kg`, `ms`, `°C`, `km/h`: ``unitSymbols``) or a Korean
+///   counter or unit (`명`, `개`, `원`, `년`, `킬로그램`: ``koreanCounters``, with or without its
+///   particle);
+/// - after a prefix sign alone (`$`, `€`, `£`, `¥`, `₩`, `№`) and before a number.
+///
+/// Only that space run is tied; the line may still break anywhere else, and a tie is an
+/// ordinary no-break space to the line breaker (an emergency break still finds a place when a
+/// line has no other).
+enum NumberUnitTies {
+    /// By scalar: whether the run of breaking spaces starting here ties a number to its unit.
+    static func tiedSpaces(_ scalars: [Unicode.Scalar], isSpace: (Unicode.Scalar) -> Bool) -> [Bool] {
+        var tied = [Bool](repeating: false, count: scalars.count + 1)
+        var index = 0
+        while index < scalars.count {
+            guard isSpace(scalars[index]), index > 0, !isSpace(scalars[index - 1]) else {
+                index += 1
+                continue
+            }
+            var end = index
+            while end < scalars.count, isSpace(scalars[end]) { end += 1 }
+            var wordStart = index
+            while wordStart > 0, !isSpace(scalars[wordStart - 1]), !isLineEnd(scalars[wordStart - 1]) {
+                wordStart -= 1
+            }
+            var wordEnd = end
+            while wordEnd < scalars.count, !isSpace(scalars[wordEnd]), !isLineEnd(scalars[wordEnd]) { wordEnd += 1 }
+            let before = scalars[wordStart..<index]
+            let after = scalars[end..<wordEnd]
+            tied[index] = (isNumber(before) && isUnit(after)) || (isPrefixSign(before) && startsNumber(after))
+            index = end
+        }
+        return tied
+    }
+
+    /// Whether `word` is a number: it ends in a digit, or in Korean numerals (만, 억, 조, 천,
+    /// 백, 십) after a digit, a closing bracket or quote allowed after either.
+    static func isNumber(_ word: ArraySlice<Unicode.Scalar>) -> Bool {
+        var last = word.endIndex
+        while last > word.startIndex, ")]\u{201D}".unicodeScalars.contains(word[last - 1]) { last -= 1 }
+        while last > word.startIndex, "만억조천백십".unicodeScalars.contains(word[last - 1]) { last -= 1 }
+        return last > word.startIndex && isDigit(word[last - 1])
+    }
+
+    /// Whether `word` is a unit after a number: a postfix sign first, a unit symbol (with the
+    /// punctuation after it), or a Korean counter or unit (with the particle after it).
+    static func isUnit(_ word: ArraySlice<Unicode.Scalar>) -> Bool {
+        guard let first = word.first else { return false }
+        if postfixSigns.contains(first) { return true }
+        var end = word.endIndex
+        while end > word.startIndex, ".,;:!?)]\u{201D}".unicodeScalars.contains(word[end - 1]) { end -= 1 }
+        let symbol = String(String.UnicodeScalarView(word[word.startIndex..<end]))
+        if unitSymbols.contains(symbol) { return true }
+        return koreanCounters.contains { symbol.hasPrefix($0) }
+    }
+
+    /// Whether `word` is a prefix sign alone, an opening bracket allowed before it.
+    static func isPrefixSign(_ word: ArraySlice<Unicode.Scalar>) -> Bool {
+        let sign = word.drop { "([\u{201C}".unicodeScalars.contains($0) }
+        return sign.count == 1 && prefixSigns.contains(sign[sign.startIndex])
+    }
+
+    /// Whether `word` starts a number: a digit, after an opening bracket or a sign.
+    static func startsNumber(_ word: ArraySlice<Unicode.Scalar>) -> Bool {
+        word.first { !"([+-\u{2212}".unicodeScalars.contains($0) }.map(isDigit) ?? false
+    }
+
+    static func isDigit(_ scalar: Unicode.Scalar) -> Bool { ("0"..."9").contains(scalar) }
+
+    static func isLineEnd(_ scalar: Unicode.Scalar) -> Bool {
+        scalar == "\n" || scalar == "\u{2028}" || scalar == "\u{2029}"
+    }
+
+    /// Signs that follow a number (UAX #14 class PO): percent, per mille, per ten thousand,
+    /// degree, degree Celsius and Fahrenheit, prime and double prime.
+    static let postfixSigns: Set<Unicode.Scalar> = [
+        "%", "\u{2030}", "\u{2031}", "\u{00B0}", "\u{2103}", "\u{2109}", "\u{2032}", "\u{2033}", "\u{FF05}",
+    ]
+
+    /// Signs that precede a number (UAX #14 class PR): currencies, the numero sign and plus-minus.
+    static let prefixSigns: Set<Unicode.Scalar> = [
+        "$", "\u{20AC}", "\u{00A3}", "\u{00A5}", "\u{20A9}", "\u{FFE6}", "\u{2116}", "\u{00B1}",
+    ]
+
+    /// Unit symbols written after a number: SI units with their prefixes as written in text,
+    /// data sizes and rates, and the everyday units of screens, print and speed.
+    static let unitSymbols: Set<String> = {
+        let base = [
+            "m", "g", "s", "Hz", "W", "Wh", "V", "A", "J", "N", "Pa", "L", "B", "bit", "bps", "b", "t", "cal", "lm",
+        ]
+        let prefixes = ["", "k", "K", "M", "G", "T", "P", "m", "µ", "μ", "n", "c", "h", "d", "Ki", "Mi", "Gi", "Ti"]
+        var symbols = Set(base.flatMap { unit in prefixes.map { $0 + unit } })
+        symbols.formUnion([
+            "min", "h", "ms", "ns", "mL", "ml", "dB", "°C", "°F", "K", "mol", "ha", "px", "pt", "pc", "em", "rem",
+            "dpi", "ppi", "fps", "rpm", "mph", "km/h", "m/s", "mAh", "kWh", "m²", "m³", "cm²", "km²", "Ω", "kΩ",
+            "in", "ft", "yd", "mi", "oz", "lb", "lbs", "GHz", "MHz", "kHz",
+        ])
+        return symbols
+    }()
+
+    /// Korean counters and units written after a number with a space (a word starting with one
+    /// of them, its particle after it: `명이`, `개를`, `원의`).
+    static let koreanCounters: [String] = [
+        "명", "개", "원", "년", "월", "일", "시", "분", "초", "번", "회", "차", "권", "대", "마리", "살", "세", "층",
+        "호", "건", "곳", "장", "잔", "병", "벌", "켤레", "채", "척", "그루", "송이", "가지", "배", "점", "위", "등",
+        "쪽", "줄", "편", "부", "주", "달", "미터", "킬로", "그램", "리터", "퍼센트", "달러", "엔", "바이트", "메가",
+        "기가", "인분", "평", "톤", "도", "표", "곡", "통", "알",
+    ]
+}
