@@ -1,15 +1,11 @@
-import Styling
-
 /// What each drawn line of a code block copies as (``ShapedLine/copyText``), read off the
 /// block's source (``StyledBlock/codeSource``) line for line with the text its paragraph draws
 /// (tabs expanded to spaces).
 ///
 /// Readers that take a line's text from its glyphs and their positions (`pdftotext`, a
 /// viewer's copy) read a run of spaces as one space, read none at a line's start or end, and
-/// read a tab as the spaces it is drawn with, and the space beside an East Asian wide
-/// character set two cells wide (``CodeColumns``) as a word space. A source line with a tab, a
-/// space at its start or end, two spaces in a row or a wide character therefore copies as the
-/// source line itself. A source line
+/// read a tab as the spaces it is drawn with. A source line with a tab, a space at its start
+/// or end, or two spaces in a row therefore copies as the source line itself. A source line
 /// wrapped behind ↪ copies whole from its first drawn line, and its later drawn lines copy as
 /// nothing, so that it copies as one line. An empty line, which draws no glyph, copies with the
 /// line before it, as a line feed after its text (with the line after it, before its text, at
@@ -77,14 +73,8 @@ struct CodeCopyTexts {
     }
 
     /// Whether `line`, read off its glyphs, would not copy as written: it has a tab, starts or
-    /// ends with a space, has two spaces in a row, or holds an East Asian wide character, set
-    /// two cells wide with space beside its glyph that a reader takes for a word space
-    /// (``CodeColumns``).
+    /// ends with a space, or has two spaces in a row.
     static func copiesOtherwise(_ line: Substring) -> Bool {
-        // Every wide character is at U+1100 or above: led by a UTF-8 byte of 0xE1 or more.
-        if line.utf8.contains(where: { $0 >= 0xE1 }), line.unicodeScalars.contains(where: CodeColumns.isWide) {
-            return true
-        }
         var previousIsSpace = true
         for byte in line.utf8 {
             if byte == 0x09 { return true }

@@ -31,11 +31,6 @@ final class FontCache {
     /// A letter's width before a hyphen, kerning included, per face and letter, in the face's
     /// units; nil when the face lacks either.
     var advancesBeforeHyphen: [BreakPair: Double?] = [:]
-    /// The cell of a code face (the advance of its `0`) per request, pt (``PangoShaper/codeCell(_:)``).
-    var codeCells: [FontSpec: Double] = [:]
-    /// The advance of an East Asian wide character shaped alone per request, pt
-    /// (``PangoShaper/wideAdvance(_:in:)``).
-    var wideAdvances: [WideCharacter: Double] = [:]
     /// ``SyntheticBold`` weights, keyed by the request at size 0 (the answer does not depend on size).
     var boldWeights: [FontSpec: FontWeight] = [:]
     var resolved: [FontSpec: ResolvedFace] = [:]
@@ -58,8 +53,6 @@ final class FontCache {
         hyphenWidths.removeAll()
         breakKernings.removeAll()
         advancesBeforeHyphen.removeAll()
-        codeCells.removeAll()
-        wideAdvances.removeAll()
         boldWeights.removeAll()
         resolved.removeAll()
         firstFamilies.removeAll()
@@ -323,12 +316,6 @@ extension FontDescription {
 }
 
 /// A face, the two characters a break falls between, and whether it adds a hyphen.
-/// A character of code shaped alone in a face request (``FontCache/wideAdvances``).
-struct WideCharacter: Hashable {
-    var font: FontSpec
-    var character: Character
-}
-
 struct BreakPair: Hashable {
     var font: FontSpec
     var before: Unicode.Scalar

@@ -432,9 +432,6 @@ public final class PangoShaper: TextShaper {
                 end: runEnd - base,
                 variantRanges: variantRanges)
         }
-        if paragraph.style.breakAnywhere {
-            addWideCellSpacing(runs: runs, starts: starts, firstRun: firstRun, range: range, bytes: bytes, to: attrs)
-        }
         if paragraph.style.breakAnywhere, byteCount > 0 {
             // Code breaks between characters without the hyphen Pango would insert (a hyphen
             // would read as part of the code); the continuation mark shows the wrap instead.

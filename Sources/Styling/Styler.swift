@@ -818,7 +818,7 @@ public struct Styler: Sendable {
     }
 
     /// `text` with each tab replaced by the spaces that reach the next stop, every `size`
-    /// columns (a character takes one column, an East Asian wide one two: ``CodeColumns``).
+    /// columns (a column is a character).
     static func expandingTabs(_ text: String, size: Int) -> String {
         guard text.utf8.contains(0x09) else { return text }
         var out = ""
@@ -830,7 +830,7 @@ public struct Styler: Sendable {
                 column += spaces
             } else {
                 out.append(character)
-                column = character.isNewline ? 0 : column + CodeColumns.columns(of: character)
+                column = character.isNewline ? 0 : column + 1
             }
         }
         return out

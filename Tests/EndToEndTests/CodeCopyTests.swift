@@ -31,7 +31,7 @@ import Testing
 
     /// Members of the kind: a Makefile recipe's tab, Python's indentation, tabs inside a line,
     /// spaces at a line's end, spaces in a row, a line of spaces and a tab only, Hangul
-    /// indented by a tab, East Asian wide characters set two cells wide (``CodeCellTests``).
+    /// indented by a tab.
     static let members: [(name: String, code: String)] = [
         ("makefile", "all: app\n\tcc -o app main.c\n"),
         ("python", "def f(x):\n    if x:\n        return 1\n    return 0\n"),
@@ -40,7 +40,6 @@ import Testing
         ("spaces-in-a-row", "a  = 1  # one\nbb = 22 # two\n"),
         ("white-space-line", "if x:\n  \t \n    y()\n"),
         ("hangul", "def 인사():\n\treturn \"안녕  하세요\"\n"),
-        ("wide", "|가나다라|\n日本語で = \"ｆｕｌｌ\"\nprint(\"「」、。\")\n"),
     ]
 
     @Test(arguments: members)
