@@ -21,6 +21,18 @@ import Typography
         String(String.UnicodeScalarView(p.scalars[line.start..<line.end]))
     }
 
+    /// The lines of `text` composed without hyphenation at every measure from 60 to 160 pt in
+    /// steps of 2.5 pt, justified and ragged, each with its measure.
+    func linesAtEveryMeasure(_ text: String, _ prepared: PreparedParagraph) -> [(width: Double, line: ComposedLine)] {
+        stride(from: 60.0, through: 160, by: 2.5).flatMap { width in
+            [TextAlignment.justify, .left].flatMap { alignment in
+                ParagraphComposer.compose(
+                    paragraph(text, alignment: alignment), prepared: prepared, width: width, hyphenate: { _, _ in [] }
+                ).lines.map { (width, $0) }
+            }
+        }
+    }
+
     /// Every point of every word (after the second letter) as a hyphenation point.
     func everyPoint(_ word: String, _ language: String) -> [Int] { Array(2..<max(2, word.count - 1)) }
 
@@ -59,18 +71,11 @@ import Typography
         let opening = [dashes[0], dashes[2]]
         let closing = [dashes[1]]
         var seen = Set<Int>()
-        for width in stride(from: 60.0, through: 160, by: 2.5) {
-            for alignment in [TextAlignment.justify, .left] {
-                let composition = ParagraphComposer.compose(
-                    paragraph(text, alignment: alignment), prepared: prepared, width: width,
-                    hyphenate: { _, _ in [] })
-                for line in composition.lines {
-                    let last = line.end - 1
-                    #expect(!opening.contains(last), "\(width): \(lineText(line, prepared))")
-                    #expect(!closing.contains(line.start), "\(width): \(lineText(line, prepared))")
-                    seen.insert(line.start)
-                }
-            }
+        for (width, line) in linesAtEveryMeasure(text, prepared) {
+            let last = line.end - 1
+            #expect(!opening.contains(last), "\(width): \(lineText(line, prepared))")
+            #expect(!closing.contains(line.start), "\(width): \(lineText(line, prepared))")
+            seen.insert(line.start)
         }
         // Lines do start with an opening dash: the break moves before it.
         #expect(opening.contains { seen.contains($0) })
@@ -97,18 +102,9 @@ import Typography
         }.map { $0 + count }
         #expect(ties.count == 3)
         var breaksBefore = 0
-        for width in stride(from: 60.0, through: 160, by: 2.5) {
-            for alignment in [TextAlignment.justify, .left] {
-                let composition = ParagraphComposer.compose(
-                    paragraph(text, alignment: alignment), prepared: prepared, width: width,
-                    hyphenate: { _, _ in [] })
-                for line in composition.lines {
-                    #expect(
-                        !ties.contains(line.end) && !ties.contains(line.end - 1),
-                        "\(width): \(lineText(line, prepared))")
-                    if ties.contains(where: { line.start == $0 - count }) { breaksBefore += 1 }
-                }
-            }
+        for (width, line) in linesAtEveryMeasure(text, prepared) {
+            #expect(!ties.contains(line.end) && !ties.contains(line.end - 1), "\(width): \(lineText(line, prepared))")
+            if ties.contains(where: { line.start == $0 - count }) { breaksBefore += 1 }
         }
         // Lines do start with the number: the break moves before it.
         #expect(breaksBefore > 0)
