@@ -631,9 +631,7 @@ extension ParagraphComposer {
         let justified = paragraph.style.alignment == .justify
         let hang = protrudes(paragraph, prepared: prepared)
         let allowed = breaks.allowed
-        // Spaces no line ends at: a spaced dash's, and between a number and its unit.
-        let tied = NumberUnitTies.tiedSpaces(prepared.scalars, isSpace: isBreakingSpace)
-        let bound = zip(dashBoundSpaces(prepared.scalars), tied).map { $0 || $1 }
+        let bound = boundSpaces(prepared.scalars)
         let emergencyAt = breaks.emergency
         let hyphenAt = breaks.hyphen
         var boxWidth = 0.0
@@ -767,6 +765,14 @@ extension ParagraphComposer {
     /// with no hyphen added (TeX's \exhyphenpenalty).
     static func isExplicitHyphen(_ s: Unicode.Scalar) -> Bool {
         isDash(s) || s == "\u{2010}"
+    }
+
+    /// By scalar: whether the run of breaking spaces starting here is one no line ends at: a
+    /// spaced dash's (``dashBoundSpaces(_:)``), or one between a number and its unit
+    /// (``NumberUnitTies``).
+    static func boundSpaces(_ scalars: [Unicode.Scalar]) -> [Bool] {
+        let tied = NumberUnitTies.tiedSpaces(scalars, isSpace: isBreakingSpace)
+        return zip(dashBoundSpaces(scalars), tied).map { $0 || $1 }
     }
 
     /// By scalar: the run of breaking spaces starting here binds a spaced dash to its phrase,
