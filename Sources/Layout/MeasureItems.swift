@@ -313,6 +313,12 @@ extension ParagraphComposer {
     /// What breaking between two letters of one part costs (``emergencyBreakCost(_:at:)``).
     static let betweenLettersCost = 5000.0
 
+    /// What the emergency pass pays to break at a tied space (``boundSpaces(_:)``), the only
+    /// pass that may break there, at the run's first space: so that a measure narrower than
+    /// `16 GB` (a table's narrow column) still holds the pair, on two lines. Less than a break
+    /// between letters, more than one at a space or inside an address.
+    static let tiedBreakCost = 1000.0
+
     /// Never between a piece's letters and the punctuation that ends it or opens it: a line
     /// neither starts with the comma or closing bracket after a word nor ends with the opening
     /// one before it (UAX #14's classes CL, CP, IS, EX and OP, W3C KLREQ §3.1.7), however
@@ -643,14 +649,12 @@ extension ParagraphComposer {
             guard hang, boxStart < scalarCount, !isCode[prepared.runIndex[boxStart]] else { return 0 }
             return prepared.advances[boxStart] * protrusion(prepared.scalars[boxStart]).left
         }
-        func endHang(_ scalar: Unicode.Scalar, advance: Double) -> Double {
-            hang ? advance * protrusion(scalar).right : 0
-        }
         // Whether a line may break at the run of breaking spaces being read: UAX #14 allows a
         // break after the run (LB7, LB18), never between its spaces, so the break goes at the
         // run's first space (the glue a box precedes), and the rest are dropped at the next
         // line's start. Found once a run, when its first space is read.
         var runBreaks = false
+        var runTied = false  // where it could break (``boundSpaces(_:)``, ``tiedBreakCost``)
         // The run of breaking spaces being read ends the paragraph or its line (it stands
         // before a separator): it adds no width, as a browser hangs spaces at a line's end
         // (CSS Text 3 §4.1.3), so it neither widens nor overfills the line.
@@ -704,12 +708,11 @@ extension ParagraphComposer {
                 let rigid = isCode[prepared.runIndex[i]] || !justified
                 if i == 0 || !isBreakingSpace(prepared.scalars[i - 1]) {
                     let end = spaceRunEnd(from: i, prepared.scalars, known: &knownRunEnd)
-                    runBreaks = end < scalarCount && (allowed[end] || isMark(prepared.scalars[end])) && !bound[i]
+                    let mayBreak = end < scalarCount && (allowed[end] || isMark(prepared.scalars[end]))
+                    (runBreaks, runTied) = (mayBreak && !bound[i], mayBreak && bound[i])
                     runTrails = end >= scalarCount || isSeparator(prepared.scalars[end])
-                    // A run that opens the paragraph or a line after a separator is kept (an
-                    // indent, as U+3000 opens a Japanese paragraph) but may break like any
-                    // other: after an empty box, so that a run wider than the measure takes
-                    // a line of its own and the text after it starts the next.
+                    // A run that opens the paragraph or a line is kept (an indent, as U+3000 opens a Japanese
+                    // paragraph) but may break after an empty box: a run wider than the measure takes a line.
                     if !runTrails && runBreaks && (i == 0 || isSeparator(prepared.scalars[i - 1])) {
                         add(.box(0, position: i))
                     }
@@ -718,10 +721,13 @@ extension ParagraphComposer {
                     boxStart = i + 1
                     continue
                 }
-                if !runBreaks { add(.penalty(cost: .infinity, position: i)) }
+                if !runBreaks {
+                    add(.penalty(cost: runTied ? tiedBreakCost : .infinity, emergency: runTied, position: i))
+                    runTied = false  // at the run's first space alone
+                }
                 let before = i > 0 ? prepared.scalars[i - 1] : " "
                 let codeBefore = i > 0 && isCode[prepared.runIndex[i - 1]]
-                let hangWidth = i > 0 && !codeBefore ? endHang(before, advance: prepared.advances[i - 1]) : 0
+                let hangWidth = hang && i > 0 && !codeBefore ? prepared.advances[i - 1] * protrusion(before).right : 0
                 add(
                     .glue(
                         spaceWidth, stretch: rigid ? 0 : spaceWidth * (spaceStretch + expansion),

@@ -14,9 +14,9 @@
 ///   particle);
 /// - after a prefix sign alone (`$`, `€`, `£`, `¥`, `₩`, `№`) and before a number.
 ///
-/// Only that space run is tied; the line may still break anywhere else, and a tie is an
-/// ordinary no-break space to the line breaker (an emergency break still finds a place when a
-/// line has no other).
+/// Only that space run is tied; the line may still break anywhere else. A tied space breaks
+/// only in the line breaker's emergency pass (``ParagraphComposer/tiedBreakCost``), so a
+/// measure narrower than the pair sets it on two lines rather than past its edge.
 enum NumberUnitTies {
     /// By scalar: whether the run of breaking spaces starting here ties a number to its unit.
     static func tiedSpaces(_ scalars: [Unicode.Scalar], isSpace: (Unicode.Scalar) -> Bool) -> [Bool] {

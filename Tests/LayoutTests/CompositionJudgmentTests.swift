@@ -110,6 +110,24 @@ import Typography
         #expect(breaksBefore > 0)
     }
 
+    /// A measure narrower than a tied pair (a table's narrow column) breaks the pair at its
+    /// space, in the emergency pass, rather than between letters or past the measure: members
+    /// with a unit symbol, a decimal number, a Korean counter and a spaced dash, each as wide
+    /// as its longer part.
+    @Test(arguments: [
+        ("16 GB", ["16", "GB"]), ("3.5 kg", ["3.5", "kg"]), ("240만 명", ["240만", "명"]), ("ab – cd", ["ab", "– cd"]),
+    ])
+    func aTiedPairWiderThanTheMeasureBreaksAtItsSpace(_ text: String, _ lines: [String]) {
+        let prepared = prepared([StyledRun(text, style: RunStyle(font: font))])
+        let width = Double(lines.map(\.unicodeScalars.count).max() ?? 0) * 5
+        for alignment in [TextAlignment.justify, .left] {
+            let composition = ParagraphComposer.compose(
+                paragraph(text, alignment: alignment), prepared: prepared, width: width, hyphenate: { _, _ in [] })
+            let set = composition.lines.map { lineText($0, prepared).trimmingCharacters(in: .whitespaces) }
+            #expect(set == lines, "\(alignment) at \(width) pt: \(set)")
+        }
+    }
+
     /// Spaces not between a number and its unit stay breaks: a number before a word, a word
     /// before a unit symbol, a unit symbol inside a longer word.
     @Test func onlyANumberAndItsUnitAreTied() {
