@@ -777,7 +777,7 @@ extension ParagraphComposer {
     /// spaced dash's (``dashBoundSpaces(_:)``), or one between a number and its unit
     /// (``NumberUnitTies``).
     static func boundSpaces(_ scalars: [Unicode.Scalar]) -> [Bool] {
-        let tied = NumberUnitTies.tiedSpaces(scalars, isSpace: isBreakingSpace)
+        let tied = NumberUnitTies.tiedSpaces(scalars)
         return zip(dashBoundSpaces(scalars), tied).map { $0 || $1 }
     }
 

@@ -19,7 +19,9 @@
 /// measure narrower than the pair sets it on two lines rather than past its edge.
 enum NumberUnitTies {
     /// By scalar: whether the run of breaking spaces starting here ties a number to its unit.
-    static func tiedSpaces(_ scalars: [Unicode.Scalar], isSpace: (Unicode.Scalar) -> Bool) -> [Bool] {
+    static func tiedSpaces(_ scalars: [Unicode.Scalar]) -> [Bool] {
+        let isSpace = ParagraphComposer.isBreakingSpace
+        let isLineEnd = ParagraphComposer.isSeparator
         var tied = [Bool](repeating: false, count: scalars.count + 1)
         var index = 0
         while index < scalars.count {
@@ -76,10 +78,6 @@ enum NumberUnitTies {
     }
 
     static func isDigit(_ scalar: Unicode.Scalar) -> Bool { ("0"..."9").contains(scalar) }
-
-    static func isLineEnd(_ scalar: Unicode.Scalar) -> Bool {
-        scalar == "\n" || scalar == "\u{2028}" || scalar == "\u{2029}"
-    }
 
     /// Signs that follow a number (UAX #14 class PO): percent, per mille, per ten thousand,
     /// degree, degree Celsius and Fahrenheit, prime and double prime.

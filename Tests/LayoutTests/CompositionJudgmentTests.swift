@@ -133,11 +133,11 @@ import Typography
     @Test func onlyANumberAndItsUnitAreTied() {
         for text in ["page 16 shows", "the GB drive", "16 GBs", "version 2 and", "a % b"] {
             let scalars = Array(text.unicodeScalars)
-            let tied = NumberUnitTies.tiedSpaces(scalars, isSpace: ParagraphComposer.isBreakingSpace)
+            let tied = NumberUnitTies.tiedSpaces(scalars)
             #expect(!tied.contains(true), "\(text)")
         }
         let scalars = Array("16 GB and 240만 명".unicodeScalars)
-        let tied = NumberUnitTies.tiedSpaces(scalars, isSpace: ParagraphComposer.isBreakingSpace)
+        let tied = NumberUnitTies.tiedSpaces(scalars)
         #expect(tied.indices.filter { tied[$0] } == [2, 14])
     }
 
