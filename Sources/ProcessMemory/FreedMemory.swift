@@ -17,8 +17,8 @@ package enum FreedMemory {
         _ = GlibcFunctions.mallocTrim?(0)
     }
 
-    /// glibc's `M_MMAP_THRESHOLD` (`<malloc.h>`).
-    private static let mmapThresholdParameter: Int32 = -3
+    /// glibc's `M_TRIM_THRESHOLD` and `M_MMAP_THRESHOLD` (`<malloc.h>`).
+    private static let trimThresholdParameter: Int32 = -1, mmapThresholdParameter: Int32 = -3
     /// The size from which a block is mapped, bytes: the arrays that matter are megabytes,
     /// and blocks between glibc's initial threshold (128 KiB) and this one, many and short-lived,
     /// cost a system call and fresh pages each when mapped (100,000 footnote references:
@@ -26,8 +26,9 @@ package enum FreedMemory {
     static let largeBlock: Int32 = 1 << 20
 
     /// Serves every block of at least ``largeBlock`` bytes from a mapping of its own, returned
-    /// to the system when the block is freed, for the rest of the process. Returns whether
-    /// glibc took the setting; elsewhere it does nothing and returns false.
+    /// to the system when the block is freed, and shrinks a heap only when at least twice that
+    /// is free at its top, for the rest of the process. Returns whether glibc took the
+    /// settings; elsewhere it does nothing and returns false.
     ///
     /// glibc starts with that threshold but raises it to the size of each mapped block freed,
     /// up to 32 MiB (mallopt(3), `M_MMAP_THRESHOLD`). A long paragraph's arrays (its runs, the
@@ -35,10 +36,16 @@ package enum FreedMemory {
     /// freed the following copies come from the heap, and every size the arrays passed through
     /// stays in it as a free block no later array fits: 100,000 emphasis spans in one
     /// paragraph peaked at 195 MiB resident with an 83 MB heap. Setting the threshold turns
-    /// that raising off.
+    /// that raising off, and with it the trim threshold's, which glibc sets to twice the mmap
+    /// threshold each time it raises that, and otherwise leaves at 128 KiB: every thread's heap
+    /// (Qt's and the highlighting library's too) was then handed back to the system whenever
+    /// 128 KiB lay free at its top (`madvise(MADV_DONTNEED)`, 547 calls highlighting 500 code
+    /// blocks) and faulted in again, zeroed, at its next growth. Twice ``largeBlock`` is the
+    /// threshold glibc would have set for it. What stays free is handed back between stages
+    /// (``release()``).
     @discardableResult
     package static func mapLargeBlocks() -> Bool {
         guard let mallopt = GlibcFunctions.mallopt else { return false }
-        return mallopt(mmapThresholdParameter, largeBlock) != 0
+        return mallopt(mmapThresholdParameter, largeBlock) != 0 && mallopt(trimThresholdParameter, 2 * largeBlock) != 0
     }
 }

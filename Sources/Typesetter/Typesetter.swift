@@ -150,8 +150,8 @@ public enum Typesetter {
     public static func render(
         markdown: String, file: String, to output: String, options: RenderOptions = RenderOptions()
     ) throws -> RenderReport {
+        tuneHeap(for: options)
         startLoadingFonts(for: options)
-        if options.tunesHeap { FreedMemory.mapLargeBlocks() }
         let parsed = MarkdownParser.parse(markdown, file: file)
         return try render(document: parsed.document, diagnostics: parsed.diagnostics, to: output, options: options)
     }
@@ -169,6 +169,15 @@ public enum Typesetter {
             threaded: getenv("TYPESET_THREADS").map({ String(cString: $0) }) != "1")
     }
 
+    /// Sets the C library's heap up for a render that owns its process
+    /// (``RenderOptions/tunesHeap``): large blocks mapped on their own, heaps shrunk only when
+    /// megabytes lie free. Does nothing for other options. The render functions call it; a
+    /// program that starts work on other threads before it renders (loading fonts or syntax
+    /// definitions) calls it first, so those threads' heaps are set up too.
+    public static func tuneHeap(for options: RenderOptions) {
+        if options.tunesHeap { FreedMemory.mapLargeBlocks() }
+    }
+
     /// Renders `document`, styling it on a producer thread beside layout and drawing when
     /// `threaded` (the same PDF either way; `TYPESET_THREADS=1` turns the thread off).
     ///
@@ -184,10 +193,8 @@ public enum Typesetter {
     ) throws -> RenderReport {
         // Before the survey opens the highlighting library on another thread.
         GlibcFunctions.lookUp()
-        if requested.tunesHeap {
-            FreedMemory.mapLargeBlocks()
-            FreedMemory.release()
-        }
+        tuneHeap(for: requested)
+        if requested.tunesHeap { FreedMemory.release() }
         let settings = try ResolvedSettings(resolving: requested, for: document, parseDiagnostics: parseDiagnostics)
         // The pictures layout and drawing read on this thread stay inside the root as opened.
         return try FileReader.confining(to: settings.options.sandbox?.folders) {

@@ -66,6 +66,7 @@ enum RenderCommand {
             options.baseDirectory = FileManager.default.currentDirectoryPath
         }
         try confine(&options, inputs: inputs, args: args)
+        Typesetter.tuneHeap(for: options)
         Typesetter.startLoadingFonts(for: options)
         let definitionLoading = Typesetter.startLoadingCodeDefinitions(
             forInputs: inputs, highlight: variables.last { $0.0 == "highlight" }?.1)
