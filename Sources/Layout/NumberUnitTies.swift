@@ -31,6 +31,9 @@ enum NumberUnitTies {
             }
             var end = index
             while end < scalars.count, isSpace(scalars[end]) { end += 1 }
+            defer { index = end }
+            // Only a number's last scalar or a prefix sign stands before a tied space.
+            guard mayEndNumber(scalars[index - 1]) || prefixSigns.contains(scalars[index - 1]) else { continue }
             var wordStart = index
             while wordStart > 0, !isSpace(scalars[wordStart - 1]), !isLineEnd(scalars[wordStart - 1]) {
                 wordStart -= 1
@@ -40,7 +43,6 @@ enum NumberUnitTies {
             let before = scalars[wordStart..<index]
             let after = scalars[end..<wordEnd]
             tied[index] = (isNumber(before) && isUnit(after)) || (isPrefixSign(before) && startsNumber(after))
-            index = end
         }
         return tied
     }
@@ -49,9 +51,26 @@ enum NumberUnitTies {
     /// 백, 십) after a digit, a closing bracket or quote allowed after either.
     static func isNumber(_ word: ArraySlice<Unicode.Scalar>) -> Bool {
         var last = word.endIndex
-        while last > word.startIndex, ")]\u{201D}".unicodeScalars.contains(word[last - 1]) { last -= 1 }
-        while last > word.startIndex, "만억조천백십".unicodeScalars.contains(word[last - 1]) { last -= 1 }
+        while last > word.startIndex, isClosing(word[last - 1]) { last -= 1 }
+        while last > word.startIndex, isKoreanNumeral(word[last - 1]) { last -= 1 }
         return last > word.startIndex && isDigit(word[last - 1])
+    }
+
+    /// Whether `scalar` may end a number: a digit, a Korean numeral, a closing bracket or quote.
+    static func mayEndNumber(_ scalar: Unicode.Scalar) -> Bool {
+        isDigit(scalar) || isKoreanNumeral(scalar) || isClosing(scalar)
+    }
+
+    static func isClosing(_ scalar: Unicode.Scalar) -> Bool {
+        scalar == ")" || scalar == "]" || scalar == "\u{201D}"
+    }
+
+    /// 만, 억, 조, 천, 백, 십: the numerals Korean writes after digits (`240만`, `3천`).
+    static func isKoreanNumeral(_ scalar: Unicode.Scalar) -> Bool {
+        switch scalar {
+        case "만", "억", "조", "천", "백", "십": true
+        default: false
+        }
     }
 
     /// Whether `word` is a unit after a number: a postfix sign first, a unit symbol (with the

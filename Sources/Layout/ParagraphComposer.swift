@@ -317,13 +317,18 @@ public enum ParagraphComposer {
     /// U+202F and U+2007, which keep their width.
     public static func isBreakingSpace(_ s: Unicode.Scalar) -> Bool {
         if s.value < 0x80 { return s == " " || s == "\t" }
-        return s.properties.isWhitespace && !isSeparator(s) && s != "\u{A0}" && s != "\u{202F}" && s != "\u{2007}"
+        return isWhitespace(s) && !isSeparator(s) && s != "\u{A0}" && s != "\u{202F}" && s != "\u{2007}"
     }
 
-    /// Unicode White_Space, with an ASCII fast path.
+    /// Unicode's White_Space property (PropList.txt: 25 code points, unchanged since Unicode
+    /// 6.3), read from the list rather than the property tables: the composer asks it of every
+    /// scalar of every paragraph, Hangul and CJK included, where a table lookup cost a few
+    /// percent of laying a long document out.
     static func isWhitespace(_ s: Unicode.Scalar) -> Bool {
-        if s.value < 0x80 { return s == " " || (0x09...0x0D).contains(s.value) }
-        return s.properties.isWhitespace
+        switch s.value {
+        case 0x09...0x0D, 0x20, 0x85, 0xA0, 0x1680, 0x2000...0x200A, 0x2028, 0x2029, 0x202F, 0x205F, 0x3000: true
+        default: false
+        }
     }
 
     /// Latin letters that the hyphenation patterns cover.

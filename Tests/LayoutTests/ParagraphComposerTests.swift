@@ -216,6 +216,22 @@ func prepared(_ runs: [StyledRun]) -> PreparedParagraph {
     /// line ending in Hangul to break by character): only between two Hangul syllables, never
     /// beside a Latin letter, digit or punctuation (`MANWIDTH를`, `/dev/ttyS1을` stay whole),
     /// never in the paragraph's last word; ragged keep-all text never breaks inside a word.
+    /// The composer's list of Unicode White_Space agrees with the standard library's property
+    /// tables on every scalar: the spaces that break are White_Space but line separators and
+    /// the no-break spaces (U+00A0, U+2007, U+202F).
+    @Test func breakingSpacesAreUnicodesWhiteSpaceButSeparatorsAndNoBreakSpaces() {
+        let kept: Set<Unicode.Scalar> = [
+            "\n", "\u{0B}", "\u{0C}", "\r", "\u{2028}", "\u{2029}", "\u{A0}", "\u{2007}", "\u{202F}",
+        ]
+        var disagreeing: [UInt32] = []
+        for value in UInt32(0)...0x10FFFF {
+            guard let scalar = Unicode.Scalar(value) else { continue }
+            let expected = scalar.properties.isWhitespace && !kept.contains(scalar)
+            if ParagraphComposer.isBreakingSpace(scalar) != expected { disagreeing.append(value) }
+        }
+        #expect(disagreeing.isEmpty, "\(disagreeing.map { String($0, radix: 16) })")
+    }
+
     @Test func keepAllBreaksInsideAWordOnlyBetweenSyllablesAsALastResort() {
         let korean =
             "환경 변수 MANWIDTH를 설정하면 이 값을 터미널 폭으로 사용합니다 장치 /dev/ttyS1을 열고 "
