@@ -56,6 +56,11 @@ def prose_paragraphs(limit=140, sources=SOURCES):
         text = re.sub(r"<!--.*?-->", "", text, flags=re.S)
         for block in re.split(r"\n\s*\n", text):
             lines = [l.strip() for l in block.strip().splitlines()]
+            # A line of `=` or `-` underlines the lines before it as a heading (setext): only
+            # the lines after it are a paragraph.
+            underlines = [i for i, l in enumerate(lines) if re.match(r"^(=+|-+)$", l)]
+            if underlines:
+                lines = lines[underlines[-1] + 1:]
             if not lines or any(re.match(r"^([#|>*+<]|-\s|\d+\.\s|\[.*\]:)", l) for l in lines):
                 continue
             plain = " ".join(lines)
