@@ -118,9 +118,9 @@ enum NumberUnitTies {
         let prefixes = ["", "k", "K", "M", "G", "T", "P", "m", "µ", "μ", "n", "c", "h", "d", "Ki", "Mi", "Gi", "Ti"]
         var symbols = Set(base.flatMap { unit in prefixes.map { $0 + unit } })
         symbols.formUnion([
-            "min", "h", "ms", "ns", "mL", "ml", "dB", "°C", "°F", "K", "mol", "ha", "px", "pt", "pc", "em", "rem",
-            "dpi", "ppi", "fps", "rpm", "mph", "km/h", "m/s", "mAh", "kWh", "m²", "m³", "cm²", "km²", "Ω", "kΩ",
-            "in", "ft", "yd", "mi", "oz", "lb", "lbs", "GHz", "MHz", "kHz",
+            "min", "h", "ml", "dB", "°C", "°F", "K", "mol", "ha", "px", "pt", "pc", "em", "rem", "dpi", "ppi", "fps",
+            "rpm", "mph", "km/h", "m/s", "mAh", "m²", "m³", "cm²", "km²", "Ω", "kΩ", "in", "ft", "yd", "mi", "oz",
+            "lb", "lbs",
         ])
         return symbols
     }()
