@@ -36,16 +36,7 @@ public enum TextSanitizer {
     /// `text` with every refused character replaced by U+FFFD, and what was replaced (nil when
     /// nothing was: the text is returned as is, without copying). One pass, O(n).
     public static func sanitize(_ text: String) -> (text: String, report: Report?) {
-        var offset = 0
-        var firstBad: Int?
-        for scalar in text.unicodeScalars {
-            if isRefused(scalar) {
-                firstBad = offset
-                break
-            }
-            offset += UTF8.width(scalar)
-        }
-        guard let firstBad else { return (text, nil) }
+        guard let firstBad = firstRefusedOffset(text) else { return (text, nil) }
         var out = String.UnicodeScalarView()
         var report = Report(count: 0, first: replacement, firstOffset: firstBad)
         for scalar in text.unicodeScalars {
@@ -58,6 +49,43 @@ public enum TextSanitizer {
             }
         }
         return (String(out), report)
+    }
+
+    /// The UTF-8 offset of `text`'s first refused character, nil when it has none: read from
+    /// its bytes, as each refused character is encoded (a C0 control or DEL is its byte, a C1
+    /// control `C2 80`…`C2 9F`, U+FDD0…U+FDEF `EF B7 90`…`EF B7 AF`, U+FFFE and U+FFFF
+    /// `EF BF BE` and `EF BF BF`, and the last two code points of planes 1–16 four bytes whose
+    /// second ends in `F` and whose last two are `BF BE` or `BF BF`).
+    static func firstRefusedOffset(_ text: String) -> Int? {
+        var text = text
+        return text.withUTF8 { bytes -> Int? in
+            var index = 0
+            while index < bytes.count {
+                let byte = bytes[index]
+                switch byte {
+                case 0x09, 0x0A, 0x0C, 0x0D:
+                    break
+                case 0x00...0x1F, 0x7F:
+                    return index
+                case 0xC2:
+                    if (0x80...0x9F).contains(bytes[index + 1]) { return index }
+                case 0xEF:
+                    let second = bytes[index + 1]
+                    let third = bytes[index + 2]
+                    if (second == 0xB7 && (0x90...0xAF).contains(third)) || (second == 0xBF && third >= 0xBE) {
+                        return index
+                    }
+                case 0xF0...0xF4:
+                    if bytes[index + 1] & 0x0F == 0x0F, bytes[index + 2] == 0xBF, bytes[index + 3] >= 0xBE {
+                        return index
+                    }
+                default:
+                    break
+                }
+                index += 1
+            }
+            return nil
+        }
     }
 
     /// `U+FFFF` for a scalar.

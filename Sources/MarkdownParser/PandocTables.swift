@@ -351,22 +351,28 @@ enum PandocTables {
     /// Whether `text` has a line that one of the tables must have (dashes in two groups or
     /// more, of at least three each and nothing but spaces between, or a grid table's rule,
     /// `+` then `-`, `=` or `:` to a last `+`) or a caption's (`: `, `Table: `). One read of
-    /// its bytes, none kept.
+    /// its bytes: a line is copied only when its first byte after its quote markers and indent
+    /// may open one (`:`, `T`, `+` or `-`).
     static func mayHoldTables(_ text: String) -> Bool {
-        var bytes = text.utf8.makeIterator()
-        var line: [UInt8] = []
-        line.reserveCapacity(256)
-        while true {
-            let next = bytes.next()
-            if let byte = next, byte != 0x0A {
+        var text = text
+        return text.withUTF8 { bytes in
+            var start = 0
+            while start <= bytes.count {
+                var end = start
+                while end < bytes.count, bytes[end] != 0x0A { end += 1 }
+                defer { start = end + 1 }
+                var content = start
+                while content < end, bytes[content] == 0x20 || bytes[content] == 0x09 || bytes[content] == 0x3E {
+                    content += 1
+                }
+                guard content < end, ":T+-".utf8.contains(bytes[content]) else { continue }
                 // Only a line's first bytes and whether the rest are dashes matter; a long line
                 // keeps its start and is judged on it and its end.
-                if line.count < 4_096 { line.append(byte) } else { line[line.count - 1] = byte }
-                continue
+                var line = Array(bytes[start..<min(end, start + 4_096)])
+                if end - start > 4_096 { line[line.count - 1] = bytes[end - 1] }
+                if mayOpenTable(inContainer: line[...]) { return true }
             }
-            if mayOpenTable(inContainer: line[...]) { return true }
-            line.removeAll(keepingCapacity: true)
-            if next == nil { return false }
+            return false
         }
     }
 

@@ -8,6 +8,30 @@ import Testing
 /// column aligned as Pandoc aligns it, and what only looks like one (a setext heading, rules
 /// between paragraphs, a table in code) left as it was.
 @Suite struct PandocTableTests {
+    /// The scan for a line a table must have judges each line as the line judge does, whatever
+    /// stands before it (quote markers, indents, tabs) and wherever it stands in the text: it
+    /// reads a line whole only when its first byte may open a table, and skips no line the
+    /// judge would take.
+    @Test func theScanForTableLinesSkipsNoLineTheJudgeTakes() {
+        let lines = [
+            "---- ----", "----  -----  ---", "------", "+---+---+", "+===+", "+:--+", ": A caption", "Table: Sales",
+            "Table:x", "-- --", "- item", "+ item", "T", ":", "text ---- ----", "| a | b |", "----\r",
+            "---- ----" + String(repeating: "-", count: 5_000), "+" + String(repeating: "-", count: 5_000) + "+",
+        ]
+        var wrong: [String] = []
+        for line in lines {
+            for prefix in ["", "  ", "    ", "> ", ">> ", "\t", " > \t"] {
+                let written = prefix + line
+                let judged = PandocTables.mayOpenTable(inContainer: Array(written.utf8)[...])
+                for text in [written, "Before.\n" + written, written + "\nAfter.", "가\n" + written + "\n"]
+                where PandocTables.mayHoldTables(text) != judged {
+                    wrong.append(text.prefix(40).debugDescription)
+                }
+            }
+        }
+        #expect(wrong.isEmpty, "\(wrong)")
+    }
+
     private func parsed(_ text: String) -> [Block] {
         Array(MarkdownParser.parse(text, file: "t.md").document.blocks)
     }
