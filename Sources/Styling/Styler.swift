@@ -756,6 +756,11 @@ public struct Styler: Sendable {
         style.hangingIndent = cascade.font.size * 1.5  // room for the ↪ continuation mark
         var body = Styler.expandingTabs(text, size: overrides.tabSize ?? context.tabSize ?? tabSize)
         if body.hasSuffix("\n") { body.removeLast() }
+        // A paragraph separator (U+2029) in a code line is drawn as a line separator (U+2028, as
+        // many bytes): Pango breaks the line at either (UAX #14, class BK), and the drawn line
+        // after it continues the source line behind ↪, but after U+2029 Pango would begin a new
+        // paragraph, without the hanging indent that makes room for the mark.
+        if body.utf8.contains(0xA9) { body = body.replacingOccurrences(of: "\u{2029}", with: "\u{2028}") }
         var plain = cascade.runStyle
         // A block of code is in the code text colour wherever it stands (a quote's muted text
         // around it is not the code's), as GitHub sets `pre`; its own `color` attribute wins.

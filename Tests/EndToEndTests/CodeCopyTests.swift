@@ -91,6 +91,22 @@ import Testing
         }
     }
 
+    /// A code line holding a line or paragraph separator (U+2028, U+2029), at which Pango
+    /// breaks the drawn line, is one source line: its later drawn lines continue it (behind ↪,
+    /// unnumbered), and the lines after it keep their text. Before, each drawn line took the
+    /// next source line's copy text: the line after was lost and the last one read twice.
+    @Test func aLineHoldingALineSeparatorCopiesAsOneLine() throws {
+        for (name, separator) in [("line", "\u{2028}"), ("paragraph", "\u{2029}")] {
+            let code =
+                "one two\(separator)three four\n= \"alpha\"\nx\(separator)\(separator)y\nprint(beta)\(separator)\nlast\n"
+            for language in ["", "python", "{.python .numberLines}"] {
+                let copied = try Self.copied(code, language: language, name: "separator-\(name)-\(language.count)")
+                let words = { (text: String) in text.split { $0.isWhitespace || $0.isNewline }.map(String.init) }
+                #expect(words(copied) == words(code), "\(name) \(language): \(copied.debugDescription)")
+            }
+        }
+    }
+
     /// A line that opens with a space before a word wider than the measure, whose first drawn
     /// line is the space alone (no glyph box to carry a replacement text), keeps every letter
     /// of the word, read off its glyphs.
