@@ -98,7 +98,8 @@ import Testing
     @Test func aLineHoldingALineSeparatorCopiesAsOneLine() throws {
         for (name, separator) in [("line", "\u{2028}"), ("paragraph", "\u{2029}")] {
             let code =
-                "one two\(separator)three four\n= \"alpha\"\nx\(separator)\(separator)y\nprint(beta)\(separator)\nlast\n"
+                "one two\(separator)three four\n= \"alpha\"\nx\(separator)\(separator)y\n"
+                + "print(beta)\(separator)\nlast\n"
             for language in ["", "python", "{.python .numberLines}"] {
                 let copied = try Self.copied(code, language: language, name: "separator-\(name)-\(language.count)")
                 let words = { (text: String) in text.split { $0.isWhitespace || $0.isNewline }.map(String.init) }
