@@ -661,17 +661,12 @@ public final class PangoShaper: TextShaper {
             var shaped = describe(
                 line, owner: layout, x: Double(logical.x) / scale, width: Double(logical.width) / scale,
                 paragraph: paragraph, bytes: bytes, base: offset, starts: starts, linkRuns: linkRuns)
-            // After U+2028 or U+2029 (E2 80 A8, E2 80 A9), which Pango breaks at (UAX #14, class
-            // BK): in prose a hard break, a new line; in code a character of the source line,
-            // whose next drawn line continues it as a wrap does (its copy text, its number).
-            let afterSeparator =
-                lineStart >= 3 && bytes[lineStart - 3] == 0xE2 && bytes[lineStart - 2] == 0x80
-                && (bytes[lineStart - 1] == 0xA8 || bytes[lineStart - 1] == 0xA9)
-            let continues =
-                paragraph.style.breakAnywhere
-                ? afterSeparator || line.pointee.is_paragraph_start == 0 || lineStart == offset
-                : (line.pointee.is_paragraph_start == 0 || lineStart == offset)
-                    && !(afterSeparator && bytes[lineStart - 1] == 0xA8)
+            // After U+2028 (E2 80 A8), which Pango breaks at (UAX #14, class BK): in prose a hard
+            // break, a new line; in code (which draws U+2029 as U+2028) a character of the source
+            // line, whose next drawn line continues it as a wrap does (its copy text, its number).
+            let afterSeparator = lineStart >= 3 && bytes[lineStart - 3..<lineStart] == [0xE2, 0x80, 0xA8]
+            let wraps = line.pointee.is_paragraph_start == 0 || lineStart == offset
+            let continues = paragraph.style.breakAnywhere ? wraps || afterSeparator : wraps && !afterSeparator
             shaped.isWrapContinuation = continues && lineStart > 0 && bytes[lineStart - 1] != 0x0A
             lines.append((shaped, lineStart))
         } while pango_layout_iter_next_line(iter) != 0
