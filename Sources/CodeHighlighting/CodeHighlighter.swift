@@ -67,6 +67,7 @@ public enum CodeHighlighter {
 
     static func highlight(_ text: String, definition: String) -> [TokenSpan] {
         if definition == shellSession { return sessionTokens(text) }
+        if definition == php, !text.contains("<?") { return phpSnippetTokens(text) }
         var storage: UnsafeMutablePointer<TSHighlightSpan>?
         let count = text.withCString { chars in
             tshl_highlight(definition, chars, text.utf8.count, &storage)
@@ -82,6 +83,23 @@ public enum CodeHighlighter {
         }
         if definition == "Swift" { return SwiftStringTokens.corrected(spans, in: Array(text.utf8)) }
         return spans
+    }
+
+    /// The library's definition of PHP, which starts outside PHP, in the page around it, until
+    /// an opening tag (`<?php`).
+    static let php = "PHP/PHP"
+
+    /// The tokens of `text`, PHP code without an opening tag (most snippets in documentation
+    /// leave `<?php` out): highlighted as the code after `<?php` and a line end, as highlight.js
+    /// and Pygments' `startinline` read such a snippet. The library alone set it all plain.
+    static func phpSnippetTokens(_ text: String) -> [TokenSpan] {
+        let opening = "<?php\n"
+        let shift = opening.utf8.count
+        return highlight(opening + text, definition: php).compactMap { span in
+            guard span.start + span.length > shift else { return nil }
+            let start = max(span.start, shift)
+            return TokenSpan(start: start - shift, length: span.start + span.length - start, token: span.token)
+        }
     }
 
     /// The definition of a shell session (```` ```console ````, ```` ```shell-session ````), as
@@ -217,6 +235,12 @@ public enum CodeHighlighter {
         "ocaml": "Objective Caml", "ml": "Objective Caml", "r": "R Script", "rscript": "R Script",
         "rmd": "R Markdown", "matlab": "Matlab", "asm": "GNU Assembler", "nasm": "Intel x86 (NASM)",
         "tcl": "Tcl/Tk", "dot": "dot", "graphviz": "dot", "ignore": "Git Ignore",
+        "fortran": "Fortran (Free Format)", "html+erb": "Ruby/Rails/RHTML", "rhtml": "Ruby/Rails/RHTML",
+        "htmldjango": "Django HTML Template", "html+django": "Django HTML Template",
+        "html+jinja": "Django HTML Template", "shell-script": "Bash", "bash-script": "Bash", "ksh": "Bash",
+        "posh": "PowerShell", "bsdmake": "Makefile", "gnumake": "Makefile", "arduino": "C++", "ino": "C++",
+        "xaml": "XML", "xsd": "XML", "wsdl": "XML", "rss": "XML", "atom": "XML", "html+php": "PHP (HTML)",
+        "vbnet": "MonoBasic", "vb.net": "MonoBasic", "visual basic": "MonoBasic",
     ]
 
     static let cache = LanguageCache()

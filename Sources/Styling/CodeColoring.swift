@@ -27,51 +27,133 @@ public struct CodeBlockInfo: Hashable, Sendable {
         "lineanchors", "sourcecode", "code",
     ]
 
-    /// Reads `info`, a fence's info string.
+    /// Reads `info`, a fence's info string. Inside braces, words are parted by spaces outside
+    /// quotes, as Pandoc reads attributes: `title="my .python file"` is one attribute.
     public init(info: String) {
-        var words: [Substring] = []
         var braced: [Substring] = []
         var rest = Substring(info)
         if let open = rest.firstIndex(of: "{") {
-            let close = rest[open...].firstIndex(of: "}") ?? rest.endIndex
-            braced = rest[rest.index(after: open)..<close].split(whereSeparator: \.isWhitespace)
+            let close = Self.closingBrace(in: rest[open...]) ?? rest.endIndex
+            braced = Self.attributeWords(rest[rest.index(after: open)..<close])
             rest = rest[..<open]
         }
-        words = rest.split(whereSeparator: \.isWhitespace)
-        if let first = words.first {
-            language = String(first)
+        if let first = rest.split(whereSeparator: \.isWhitespace).first {
+            language = Self.languageName(first)
         }
         for item in braced {
             if item.hasPrefix(".") {
-                let name = item.dropFirst().lowercased()
-                switch name {
-                case "numberlines", "number-lines", "numbered", "linenos": numberLines = true
-                case "nohighlight", "no-highlight", "plaintext": highlight = false
-                default:
-                    if language == nil, !Self.optionClasses.contains(name) { language = String(item.dropFirst()) }
-                }
+                read(class: item.dropFirst())
             } else if let equals = item.firstIndex(of: "=") {
-                let key = item[..<equals].lowercased().replacingOccurrences(of: "-", with: "")
-                let value = item[item.index(after: equals)...].trimmingCharacters(in: CharacterSet(charactersIn: "\"'"))
-                if key == "startfrom" {
-                    if let number = Int(value), abs(number) < 1_000_000_000 {
-                        startFrom = number
-                    } else {
-                        problems.append(
-                            "startFrom=\"\(value.prefix(40))\" is no whole number (under a billion); the lines are "
-                                + "numbered from 1")
-                    }
-                }
-                if key == "highlight", value.lowercased() == "false" { highlight = false }
+                read(key: item[..<equals], value: Self.unquoted(item[item.index(after: equals)...]))
             } else if language == nil, item == braced.first, !item.hasPrefix("#") {
                 // Quarto's and R Markdown's executable chunks: ```` ```{python} ````,
                 // ```` ```{r, echo=FALSE} ````, ```` ```{r label} ````.
                 language = item.trimmingCharacters(in: CharacterSet(charactersIn: ","))
             }
         }
+        settleHighlighting()
+    }
+
+    /// Reads a code span's attributes (`` `print(1)`{.python .numberLines} ``) as a fence's
+    /// braces are read: its first class that is no option names the language, and
+    /// `.nohighlight` or `highlight=false` turns highlighting off.
+    public init(attributes: Attributes) {
+        for name in attributes.classes { read(class: Substring(name)) }
+        for pair in attributes.pairs {
+            if let value = pair.value { read(key: Substring(pair.key), value: value) }
+        }
+        settleHighlighting()
+    }
+
+    /// Reads one class (without its period): an option, else the language when none is named yet.
+    private mutating func read(class item: Substring) {
+        let name = item.lowercased()
+        switch name {
+        case "numberlines", "number-lines", "numbered", "linenos": numberLines = true
+        case "nohighlight", "no-highlight", "plaintext": highlight = false
+        default:
+            if language == nil, !Self.optionClasses.contains(name) { language = Self.languageName(item) }
+        }
+    }
+
+    /// Reads one `key=value` attribute, its value unquoted: `startFrom` and `highlight`.
+    private mutating func read(key: Substring, value: String) {
+        let normalized = key.lowercased().replacingOccurrences(of: "-", with: "")
+        if normalized == "startfrom" {
+            let number = value.trimmingCharacters(in: .whitespaces)
+            if let first = Int(number), abs(first) < 1_000_000_000 {
+                startFrom = first
+            } else {
+                problems.append(
+                    "startFrom=\"\(value.prefix(40))\" is no whole number from -999,999,999 to 999,999,999; "
+                        + "the lines are numbered from 1")
+            }
+        }
+        if normalized == "highlight", value.lowercased() == "false" { highlight = false }
+    }
+
+    /// Turns highlighting off for a language that names plain text.
+    private mutating func settleHighlighting() {
         if let name = language?.lowercased(), ["nohighlight", "no-highlight", "plaintext", "text"].contains(name) {
             highlight = false
         }
+    }
+
+    /// A language as written, without the `language-` or `lang-` prefix HTML's convention
+    /// gives a code element's class (`language-python`: HTML Living Standard, "the code
+    /// element"; highlight.js and markdown-it write it so).
+    static func languageName(_ written: Substring) -> String {
+        for prefix in ["language-", "lang-"] where written.count > prefix.count && written.lowercased().hasPrefix(prefix) {
+            return String(written.dropFirst(prefix.count))
+        }
+        return String(written)
+    }
+
+    /// The brace that closes the attributes opened at `text`'s first character, outside quotes.
+    static func closingBrace(in text: Substring) -> Substring.Index? {
+        var quote: Character?
+        for index in text.indices.dropFirst() {
+            let character = text[index]
+            if let open = quote {
+                if character == open { quote = nil }
+            } else if character == "\"" || character == "'" {
+                quote = character
+            } else if character == "}" {
+                return index
+            }
+        }
+        return nil
+    }
+
+    /// `text` parted at spaces outside double or single quotes.
+    static func attributeWords(_ text: Substring) -> [Substring] {
+        var words: [Substring] = []
+        var start: Substring.Index?
+        var quote: Character?
+        for index in text.indices {
+            let character = text[index]
+            if let open = quote {
+                if character == open { quote = nil }
+                continue
+            }
+            if character.isWhitespace {
+                if let first = start { words.append(text[first..<index]) }
+                start = nil
+                continue
+            }
+            if start == nil { start = index }
+            if character == "\"" || character == "'" { quote = character }
+        }
+        if let first = start { words.append(text[first...]) }
+        return words
+    }
+
+    /// An attribute's value without the quotes around it.
+    static func unquoted(_ value: Substring) -> String {
+        for quote: Character in ["\"", "'"] where value.count >= 2 && value.first == quote && value.last == quote {
+            return String(value.dropFirst().dropLast())
+        }
+        return value.trimmingCharacters(in: CharacterSet(charactersIn: "\"'"))
     }
 
     /// The syntax definition to highlight with, or nil (set plain, no warning): none when the
@@ -101,7 +183,10 @@ extension Styler {
     /// (`` `print(1)`{.python} ``): its first class a syntax definition knows; nil otherwise.
     static func inlineCodeLanguage(_ attributes: Attributes, _ children: [Inline]) -> String? {
         guard children.count == 1, case .code = children[0] else { return nil }
-        return attributes.classes.first { CodeHighlighter.definition(forLanguage: $0) != nil }
+        let info = CodeBlockInfo(attributes: attributes)
+        guard info.highlight else { return nil }
+        return attributes.classes.lazy.map { CodeBlockInfo.languageName(Substring($0)) }
+            .first { CodeHighlighter.definition(forLanguage: $0) != nil }
     }
 
     /// Inline code as runs of `base`: highlighted in ``inlineCodeLanguage`` (the language of

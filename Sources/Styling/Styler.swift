@@ -785,7 +785,8 @@ public struct Styler: Sendable {
             backgroundPadding: padding, location: location)
         block.isCode = true
         block.codeSource = text
-        if info.numberLines {
+        // A block without lines (a fence closed at once) has no line to number.
+        if info.numberLines, !text.isEmpty {
             let color = theme.color(named: "secondary") ?? theme.textColor
             block.codeLineNumbers = CodeLineNumbers(first: info.startFrom, color: color)
         }

@@ -141,6 +141,7 @@ struct ThemeCodeSection {
             return
         }
         let names = CodeToken.allCases.map(\.rawValue)
+        var inheritingColor: [CodeToken] = []
         for member in members where !member.key.hasPrefix("$") {
             guard let token = CodeToken(rawValue: member.key) else {
                 error(
@@ -196,14 +197,24 @@ struct ThemeCodeSection {
                             + "expected one of: \(Self.tokenKeys.joined(separator: ", "))")
                 }
             }
-            if fields.contains(where: { $0.key == "color" }) == false, code.tokens[token] == nil {
-                error(member.value.position, "\(what) needs a color")
-                valid = false
-            }
             if valid {
+                if !fields.contains(where: { $0.key == "color" }), code.tokens[token] == nil {
+                    inheritingColor.append(token)
+                }
                 code.tokens[token] = style
                 tokenPositions[token] = colorPosition
             }
+        }
+        // An entry without a colour (`"controlFlow": {"bold": true}`) keeps the colour the kind
+        // would take without it: its broader kind's (``CodeToken/fallback``), read once every
+        // entry is, else the plain text's.
+        for token in inheritingColor {
+            var broader = token.fallback
+            while let kind = broader, code.tokens[kind] == nil || inheritingColor.contains(kind) {
+                broader = kind.fallback
+            }
+            let color = broader.flatMap { code.tokens[$0]?.color } ?? code.text ?? .black
+            code.tokens[token]?.color = color
         }
     }
 

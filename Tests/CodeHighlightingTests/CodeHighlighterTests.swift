@@ -98,9 +98,24 @@ import Typography
         }
         for name in [
             "sh-session", "batch", "cmd", "jsonl", "erb", "hcl", "cuda", "dotenv", "plpgsql", "sqlite", "jinja", "twig",
+            "fortran", "html+erb", "htmldjango", "html+jinja", "shell-script", "posh", "bsdmake", "arduino", "xaml",
         ] {
             #expect(CodeHighlighter.definition(forLanguage: name) != nil, "\(name)")
         }
+    }
+
+    /// PHP written without its opening tag, as most snippets are, is highlighted as PHP code
+    /// (the library's definition starts outside PHP and set it all plain); with the tag, as the
+    /// library reads it.
+    @Test func phpWithoutItsOpeningTagIsCode() {
+        for source in ["$x = \"hi\"; echo $x; // c", "function f($a) { return 42; }", "echo 'a';\n# c\n"] {
+            let spans = CodeHighlighter.tokens(in: source, definition: "PHP/PHP")
+            #expect(spans.contains { $0.token == .keyword || $0.token == .controlFlow }, "\(source)")
+            #expect(spans.allSatisfy { $0.start >= 0 && $0.start + $0.length <= source.utf8.count }, "\(source)")
+        }
+        #expect(texts(.string, in: "$x = \"hi\";", language: "php") == ["\"hi\""])
+        let tagged = "<?php echo 1; ?>\n<b>x</b>"
+        #expect(!CodeHighlighter.tokens(in: tagged, definition: "PHP/PHP").isEmpty)
     }
 
     /// JSON with comments (`jsonc`, `json5`) reads its comments as comments, not errors.

@@ -41,6 +41,52 @@ import Typography
         #expect(info.problems.count == 1 && info.problems[0].contains("startFrom=\"\(value)\""), "\(info.problems)")
     }
 
+    /// Inside braces a quoted value is one word, spaces and all, as Pandoc reads attributes:
+    /// a class or a brace written inside quotes named the language or ended the braces.
+    @Test func quotedValuesAreOneWord() {
+        #expect(CodeBlockInfo(info: "{.numberLines title=\"my .python file\"}").language == nil)
+        #expect(CodeBlockInfo(info: "{title=\"a b\" .rust}").language == "rust")
+        #expect(CodeBlockInfo(info: "{title='x .py y' .go}").language == "go")
+        #expect(CodeBlockInfo(info: "{title=\"a}b\" .rust}").language == "rust")
+        #expect(CodeBlockInfo(info: "{.python startFrom=\" 12 \"}").startFrom == 12)
+        let split = CodeBlockInfo(info: "{.python .numberLines startFrom=\"1 2\"}")
+        #expect(split.startFrom == 1 && split.problems.first?.contains("startFrom=\"1 2\"") == true)
+    }
+
+    /// HTML's class for a code element's language (`language-python`, `lang-go`) names the
+    /// language, in braces and as the first word.
+    @Test func languagePrefixedClassesNameTheLanguage() {
+        #expect(CodeBlockInfo(info: "{.language-python}").definition == "Python")
+        #expect(CodeBlockInfo(info: "language-rust").definition == "Rust")
+        #expect(CodeBlockInfo(info: "{.lang-go .numberLines}").definition == "Go")
+        #expect(CodeBlockInfo(info: "language-").language == "language-")
+    }
+
+    /// A code span's attributes turn highlighting off as a fence's do, whatever their order: a
+    /// language class beside `.nohighlight` highlighted the span.
+    @Test func inlineCodeReadsNoHighlightAsBlocksDo() {
+        for attributes in [
+            "{.python .nohighlight}", "{.nohighlight .python}", "{.python .no-highlight}", "{.python highlight=false}",
+            "{.python .plaintext}",
+        ] {
+            #expect(codeRuns("A `print(1)`\(attributes) B\n").count == 3, "\(attributes)")
+        }
+        #expect(codeRuns("A `print(1)`{.python} B\n").count > 3)
+        #expect(codeRuns("A `print(1)`{.language-python} B\n").count > 3)
+    }
+
+    /// A fence closed at once has no line to number; a block of blank lines numbers them.
+    @Test func aBlockWithoutLinesHasNoNumbers() {
+        func numbered(_ markdown: String) -> [Bool] {
+            let document = MarkdownParser.parse(markdown, file: "t.md").document
+            return Styler.style(document, theme: .default).blocks.map { $0.codeLineNumbers != nil }
+        }
+        #expect(numbered("```{.python .numberLines}\n```\n") == [false])
+        #expect(numbered("~~~{.numberLines startFrom=\"5\"}\n~~~\n") == [false])
+        #expect(numbered("```{.python .numberLines}\n\n```\n") == [true])
+        #expect(numbered("```{.python .numberLines}\nx\n```\n") == [true])
+    }
+
     /// The runs of `markdown`'s paragraphs, a block's token colours made runs.
     func codeRuns(_ markdown: String, theme: Theme = .default) -> [StyledRun] {
         codeParagraphs(markdown, theme: theme).flatMap { $0.expandingTokenColors().runs }

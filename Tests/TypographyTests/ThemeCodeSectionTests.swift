@@ -57,6 +57,24 @@ import Typography
         #expect(problems.allSatisfy { $0.severity == .error })
     }
 
+    /// An entry without a colour keeps the colour its kind would take: its broader kind's,
+    /// written before or after it, else the plain text's (`controlFlow` without a colour was an
+    /// error while `escape`, which the base style sets, passed).
+    @Test func anEntryWithoutAColourKeepsItsKindsColour() throws {
+        let json = """
+            {"code": {"text": "#202020", "tokens": {"controlFlow": {"bold": true}, "keyword": "#A01E2B",
+              "warning": {"italic": true}, "documentation": "#405060", "others": {"bold": true}, "escape": {}}}}
+            """
+        let (theme, problems) = decode(json)
+        #expect(problems.isEmpty, "\(problems)")
+        let code = try #require(theme?.code)
+        let controlFlow = try #require(code.tokens[.controlFlow])
+        #expect(controlFlow.bold && controlFlow.color == RGBAColor(hex: "#A01E2B"))
+        #expect(code.tokens[.warning]?.italic == true && code.tokens[.warning]?.color == RGBAColor(hex: "#405060"))
+        #expect(code.tokens[.others]?.color == RGBAColor(hex: "#202020"))
+        #expect(code.tokens[.escape] == CodeStyle.light.style(for: .escape))
+    }
+
     @Test func lowContrastIsAWarningAtTheColour() {
         let json = """
             {"code": {
