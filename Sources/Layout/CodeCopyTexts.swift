@@ -4,8 +4,9 @@
 ///
 /// Readers that take a line's text from its glyphs and their positions (`pdftotext`, a
 /// viewer's copy) read a run of spaces as one space, read none at a line's start or end, and
-/// read a tab as the spaces it is drawn with. A source line with a tab, a space at its start
-/// or end, or two spaces in a row therefore copies as the source line itself. A source line
+/// read a tab as the spaces it is drawn with, and see nothing of a character that draws no
+/// glyph. A source line with a tab, a space at its start or end, two spaces in a row, or such a
+/// character therefore copies as the source line itself. A source line
 /// wrapped behind ↪ copies whole from its first drawn line, and its later drawn lines copy as
 /// nothing, so that it copies as one line. An empty line, which draws no glyph, copies with the
 /// line before it, as a line feed after its text (with the line after it, before its text, at
@@ -73,16 +74,21 @@ struct CodeCopyTexts {
     }
 
     /// Whether `line`, read off its glyphs, would not copy as written: it has a tab, starts or
-    /// ends with a space, or has two spaces in a row.
+    /// ends with a space, has two spaces in a row, or holds a character that draws no glyph
+    /// (Unicode's Default_Ignorable_Code_Point: a zero-width space or joiner, a word joiner, a
+    /// soft hyphen, a byte order mark), which a reader of glyphs cannot see.
     static func copiesOtherwise(_ line: Substring) -> Bool {
         var previousIsSpace = true
+        var isASCII = true
         for byte in line.utf8 {
             if byte == 0x09 { return true }
             let isSpace = byte == 0x20
             if isSpace && previousIsSpace { return true }
             previousIsSpace = isSpace
+            if byte >= 0x80 { isASCII = false }
         }
-        return previousIsSpace && !line.isEmpty
+        if previousIsSpace && !line.isEmpty { return true }
+        return !isASCII && line.unicodeScalars.contains { $0.properties.isDefaultIgnorableCodePoint }
     }
 
     /// `text`'s lines, split at line feeds, each without a carriage return before its line

@@ -1526,7 +1526,10 @@ public struct Styler: Sendable {
                 inner.background = theme.code.background ?? theme.color(named: "codeBackground")
                 var style = inner.runStyle
                 style.isCode = true
-                for run in inlineCodeRuns(code, base: style) {
+                // A tab reaches the next stop counted from the span's start, as a block's tabs
+                // do from the line's: drawn as itself it was a gap no reader of the text saw.
+                let expanded = Styler.expandingTabs(code, size: tabSize)
+                for run in inlineCodeRuns(expanded, base: style) {
                     runs.append(StyledRun(run.text, style: appearances.shared(run.style)))
                 }
             case .link(let destination, _, let children):

@@ -31,7 +31,8 @@ import Testing
 
     /// Members of the kind: a Makefile recipe's tab, Python's indentation, tabs inside a line,
     /// spaces at a line's end, spaces in a row, a line of spaces and a tab only, Hangul
-    /// indented by a tab.
+    /// indented by a tab, and characters that draw no glyph (zero-width space, joiner and
+    /// non-joiner, word joiner, soft hyphen, byte order mark), which were lost.
     static let members: [(name: String, code: String)] = [
         ("makefile", "all: app\n\tcc -o app main.c\n"),
         ("python", "def f(x):\n    if x:\n        return 1\n    return 0\n"),
@@ -40,6 +41,9 @@ import Testing
         ("spaces-in-a-row", "a  = 1  # one\nbb = 22 # two\n"),
         ("white-space-line", "if x:\n  \t \n    y()\n"),
         ("hangul", "def 인사():\n\treturn \"안녕  하세요\"\n"),
+        ("zero-width", "x = \"a\u{200B}b\"\ny = \"c\u{200D}d\"\n"),
+        ("joiner-and-soft-hyphen", "w = \"g\u{2060}h\"\nz = \"e\u{00AD}f\"\n"),
+        ("byte-order-mark", "s = \"\u{FEFF}x\" + \"\u{200C}\"\n"),
     ]
 
     @Test(arguments: members)
@@ -48,6 +52,26 @@ import Testing
             let copied = try Self.copied(code, language: language, name: name + language)
             #expect(copied == String(code.dropLast()), "\(name) \(language): \(copied.debugDescription)")
         }
+    }
+
+    /// A tab in inline code reaches the next stop counted from the code's first character, as
+    /// a block's tabs do from the line's: drawn as a tab, it was a gap that the structure tree
+    /// read as nothing (`keyvalue`).
+    @Test func aTabInInlineCodeIsTheSpacesToItsStop() throws {
+        let markdown = "Lead `a\tb` and `key\t\tvalue` and `abcd\tx` and `x\ty`{.python} end.\n"
+        let source = Render.folder + "/inline-code-tabs.md"
+        let pdf = Render.folder + "/inline-code-tabs.pdf"
+        try Data(markdown.utf8).write(to: URL(fileURLWithPath: source))
+        let result = try typeset(["render", source, "-o", pdf])
+        #expect(result.status == 0 && !result.output.contains("warning"), "\(result.output)")
+        let structure = try PDFProbe.run("pdfinfo", ["-struct-text", pdf]).output
+        for drawn in ["a   b", "key     value", "abcd    x", "x   y"] {
+            #expect(structure.contains(drawn), "\(drawn.debugDescription) in \(structure.debugDescription)")
+        }
+        // Poppler parts words more than about 0.7 em apart into columns, as it does inline code
+        // that holds two spaces in a row: every word is read, not all in order.
+        let words = try PDFProbe.text(pdf).split(whereSeparator: \.isWhitespace).map(String.init)
+        #expect(["Lead", "a", "b", "key", "value", "abcd", "x", "y", "end."].allSatisfy(words.contains), "\(words)")
     }
 
     /// A source line with CRLF line ends copies with its tab, its lines apart.
