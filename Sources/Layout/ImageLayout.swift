@@ -211,7 +211,7 @@ public enum ImageProbe {
     private static func measure(_ path: String, header: [UInt8], end: [UInt8], fileSize: Int) -> Examination {
         let other = Examination.problem(
             "is not in a format it reads (PNG, JPEG, GIF, WebP, BMP, TIFF or SVG) or is damaged")
-        if containsSVGTag(header.prefix(4096)) {
+        if containsSVGTag(header.prefix(svgProlog)) {
             guard fileSize <= FileReader.svgLimit else {
                 let limit = FileReader.megabytes(FileReader.svgLimit)
                 return .problem(
@@ -287,13 +287,29 @@ public enum ImageProbe {
             || header.starts(with: [0x49, 0x49, 0x2A, 0x00]) || header.starts(with: [0x4D, 0x4D, 0x00, 0x2A])
     }
 
-    /// Whether `path` holds an SVG document (an `<svg` root within its first kilobytes); false
-    /// for anything but a regular file.
+    /// Whether `path` holds an SVG document (an `<svg` root within its first ``svgProlog``
+    /// bytes, read 4 KiB at a time until the tag is found); false for anything but a regular file.
     public static func isSVG(_ path: String) -> Bool {
         guard let file = try? FileReader.open(path, limit: FileReader.imageLimit) else { return false }
         let handle = FileHandle(fileDescriptor: file.descriptor, closeOnDealloc: true)
-        guard let data = try? handle.read(upToCount: 4096) else { return false }
-        return containsSVGTag(data)
+        var read: [UInt8] = []
+        while read.count < svgProlog, let data = try? handle.read(upToCount: 4096), !data.isEmpty {
+            // The chunk and the three bytes before it: a tag may stand across two chunks.
+            let start = max(0, read.count - 3)
+            read += data
+            if containsSVGTag(read[start...]) { return !isBinaryImage(read) }
+        }
+        return false
+    }
+
+    /// How far into a file its `<svg` root may start, bytes: 1 MiB, room for the XML declaration,
+    /// comments and a document type declaration before it (a licence comment of 8 KB before
+    /// `<svg` was refused when only the first 4 KiB were read).
+    static let svgProlog = 1 << 20
+
+    /// Whether `bytes` start as a PNG or a JPEG does.
+    private static func isBinaryImage(_ bytes: [UInt8]) -> Bool {
+        bytes.starts(with: [0x89, 0x50, 0x4E, 0x47]) || bytes.starts(with: [0xFF, 0xD8])
     }
 
     /// Whether `bytes` hold `<svg` (a byte search: a PNG's or JPEG's binary header is not
@@ -316,7 +332,10 @@ public enum ImageProbe {
     }
 
     static func svgSize(_ bytes: [UInt8]) -> (width: Int, height: Int)? {
-        let head = String(decoding: bytes.prefix(8192), as: UTF8.self)
+        // The root's start tag, wherever the prolog before it ends (``svgProlog``).
+        let root = Array("<svg".utf8)
+        let start = bytes.indices.first { bytes[$0...].starts(with: root) } ?? 0
+        let head = String(decoding: bytes[start...].prefix(8192), as: UTF8.self)
         guard let open = head.range(of: "<svg"), let close = head[open.upperBound...].firstIndex(of: ">") else {
             return nil
         }

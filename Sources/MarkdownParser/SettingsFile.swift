@@ -26,8 +26,18 @@ public enum SettingsFile {
                     at: SourceLocation(file: file, line: problem.line + 1, column: problem.column), kind: .frontMatter))
         }
         var diagnostics: [Diagnostic] = []
-        let metadata = FrontMatter.parse(bytes, firstLine: 1, file: file, diagnostics: &diagnostics)
+        var metadata = FrontMatter.parse(bytes, firstLine: 1, file: file, diagnostics: &diagnostics)
         if let error = diagnostics.first(where: { $0.severity == .error }) { throw SettingsFileProblem(error) }
+        if !metadata.includes.isEmpty {
+            // A book's chapters are read before any setting, from where the book is written.
+            let place = metadata.includes.first?.location ?? SourceLocation(file: file, line: 1, column: 1)
+            diagnostics.append(
+                Diagnostic(
+                    .warning,
+                    "a metadata file does not name a book's chapters: 'include' is read from the document's front "
+                        + "matter or a book file; ignored", at: place, kind: .frontMatter))
+            metadata.includes = []
+        }
         return (metadata, diagnostics)
     }
 

@@ -7,7 +7,8 @@ extension Typesetter {
     /// its local images (resolved as the renderer resolves them), the theme file (from the
     /// options, else front matter, beside the document) and its `extends` chain's file, and the
     /// font folders (the request's and the theme's). Paths that do not exist are included, so a
-    /// missing image that appears triggers a render.
+    /// missing image that appears triggers a render; paths the document names outside the
+    /// folders the render may read (``RenderOptions/sandbox``) are not.
     public static func dependencies(of document: Document, options requested: RenderOptions) -> [String] {
         var scratch: [Diagnostic] = []
         let options = FrontMatterSettings.merge(requested, with: document.metadata, diagnostics: &scratch)
@@ -50,9 +51,18 @@ extension Typesetter {
         }
         blocks(document.blocks)
         for number in document.footnotes.keys.sorted() { blocks(document.footnotes[number]!) }
+        // What the document names is watched only where the render may read it (its changes
+        // outside are not the document's to see); what the caller names is watched wherever it is.
+        let sandbox = options.sandbox
+        paths = paths.filter { sandbox?.permits($0) ?? true }
         if let theme = options.themeRequest.theme, ThemeLoader.builtIn(named: theme) == nil {
-            paths.append(theme)
-            if let loaded = try? ThemeLoader.resolve(nameOrPath: theme) { paths += loaded.fontFolders }
+            let namedByCaller = requested.themeRequest.theme == theme
+            if namedByCaller || sandbox?.permits(theme) ?? true {
+                paths.append(theme)
+                if let loaded = try? ThemeLoader.resolve(nameOrPath: theme) {
+                    paths += loaded.fontFolders.filter { namedByCaller || sandbox?.permits($0) ?? true }
+                }
+            }
         }
         paths += options.themeRequest.fontFolders
         var seen = Set<String>()

@@ -448,10 +448,11 @@ enum ImageCheck {
     /// The warning for `block` when it is an image that will draw as a placeholder.
     static func diagnostic(for block: StyledBlock) -> Diagnostic? {
         guard case .image(let image) = block.content, !image.path.isEmpty else { return nil }
-        let written = image.source.isEmpty ? (image.path as NSString).lastPathComponent : image.source
-        let tried = written == image.path ? "" : " (tried \(image.path))"
+        let writtenWhole = image.source.isEmpty ? (image.path as NSString).lastPathComponent : image.source
+        let written = shown(writtenWhole)
+        let tried = writtenWhole == image.path ? "" : " (tried \(shown(image.path)))"
         // Placed where the address is written, not at the block's `!`.
-        let subject = image.source.isEmpty ? nil : image.source
+        let subject = image.source.isEmpty ? nil : String(image.source.prefix(24))
         if !FileManager.default.isReadableFile(atPath: image.path) {
             return Diagnostic(
                 .warning, "image '\(written)' not found or unreadable\(tried); drawing a placeholder",
@@ -463,6 +464,11 @@ enum ImageCheck {
                 at: block.location, kind: .image, subject: subject)
         }
         return nil
+    }
+
+    /// `path` as a warning quotes it: its first 60 characters, then an ellipsis.
+    static func shown(_ path: String) -> String {
+        path.count > 60 ? path.prefix(60) + "…" : path
     }
 
     /// What is wrong with an image file the decoder refused, in words that say what to fix

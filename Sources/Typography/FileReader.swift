@@ -129,13 +129,15 @@ public enum FileReader {
 
     /// The bytes of `path` when it may be a stream — `-` (standard input), a pipe or FIFO
     /// (`<(…)`), `/dev/stdin` — else as ``read(_:limit:what:)``. A stream is read until its end
-    /// or `limit` bytes, whichever comes first; more is refused. A device that is not a
+    /// or `limit` bytes, whichever comes first; more is refused. A FIFO that no program has
+    /// open for writing is refused at once. A device that is not a
     /// terminal (`/dev/zero`, `/dev/urandom`) is refused at once; `/dev/null` reads as empty.
     /// - Throws: ``FileReader/Failure``.
     public static func readStream(
         _ path: String, limit: Int = markdownLimit, what: String = "a file"
     ) throws(Failure) -> Data {
         var descriptor: Int32 = STDIN_FILENO
+        var isFIFO = false
         if path != "-" {
             var info = stat()
             guard stat(path, &info) == 0 else { throw Failure(reason: reason(errno)) }
@@ -146,7 +148,10 @@ public enum FileReader {
             {
                 return try read(path, limit: limit, what: what)
             }
-            descriptor = Foundation.open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY)
+            // A FIFO is opened without waiting for a program to open it for writing (an open
+            // for reading waits for one: a FIFO no program writes to hung the render).
+            isFIFO = type == S_IFIFO
+            descriptor = Foundation.open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY | (isFIFO ? O_NONBLOCK : 0))
             guard descriptor >= 0 else { throw Failure(reason: reason(errno)) }
         }
         defer { if descriptor != STDIN_FILENO { close(descriptor) } }
@@ -161,10 +166,17 @@ public enum FileReader {
         var chunk = [UInt8](repeating: 0, count: 1 << 16)
         while true {
             let count = chunk.withUnsafeMutableBytes { Foundation.read(descriptor, $0.baseAddress, $0.count) }
-            if count < 0 {
-                if errno == EINTR { continue }
-                throw Failure(reason: reason(errno))
+            if count < 0, errno == EINTR { continue }
+            if isFIFO {
+                // The first read tells a FIFO that a program writes to (data, or none yet) from
+                // one that none does (its end at once); then reads wait for data as a pipe's do.
+                guard count != 0 else { throw Failure(reason: "it is a FIFO that no program writes to") }
+                guard count > 0 || errno == EAGAIN else { throw Failure(reason: reason(errno)) }
+                _ = fcntl(descriptor, F_SETFL, fcntl(descriptor, F_GETFL) & ~O_NONBLOCK)
+                isFIFO = false
+                if count < 0 { continue }
             }
+            if count < 0 { throw Failure(reason: reason(errno)) }
             if count == 0 { break }
             guard data.count + count <= limit else {
                 throw Failure(reason: "it is more than the \(megabytes(limit)) \(what) may have")

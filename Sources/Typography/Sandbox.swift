@@ -80,13 +80,21 @@ public struct Sandbox: Sendable, Equatable {
     /// (`lstat`, `readlink`) and its target followed in the same way, at most ``maxLinks``
     /// times, each link passed recorded in ``Resolution/places``. What is left (a missing
     /// file, or the last link when the chain loops) is taken lexically, and taken again when
-    /// its `..` stepped back over a missing component (`missing/../link` is `link`).
+    /// its `..` stepped back over a missing component (`missing/../link` is `link`). A name
+    /// longer than `PATH_MAX` is judged by its lexical form and kept as written: no file can be
+    /// opened by it.
     public static func resolution(of path: String) -> Resolution {
         var current =
             path.hasPrefix("/") ? path : FileManager.default.currentDirectoryPath + "/" + (path.isEmpty ? "." : path)
         // A name holding a NUL (`%00` decoded) is taken lexically: the system's calls would read
         // it only up to the NUL, another file, and no file is read by such a name
         // (``FileReader/nulInName``).
+        // A name longer than the system reads (`PATH_MAX`, 4,096 bytes) is judged by its lexical
+        // form and handed on as written, which no call opens (`ENAMETOOLONG`): resolved link by
+        // link, a link to its own folder named 100,000 times in a row took seconds.
+        if current.utf8.count > Int(PATH_MAX) {
+            return Resolution(path: current, places: [lexicallyStandardized(current)])
+        }
         if current.utf8.contains(0) {
             let named = lexicallyStandardized(current)
             return Resolution(path: named, places: [named])
@@ -113,7 +121,10 @@ public struct Sandbox: Sendable, Equatable {
                 current = named
                 continue
             }
-            return Resolution(path: named, places: places + [named])
+            // A name ending in a slash names a folder: kept so, no file is read by it (the
+            // system refuses `file.png/`, `ENOTDIR`), where taken lexically it named the file.
+            let kept = current.hasSuffix("/") && !named.hasSuffix("/") ? named + "/" : named
+            return Resolution(path: kept, places: places + [kept])
         }
     }
 
@@ -146,8 +157,8 @@ public struct Sandbox: Sendable, Equatable {
 
     /// `path` with `.` components and repeated slashes dropped and each `..` taking away the
     /// component before it, by its text alone (no file is looked up, so symbolic links are kept
-    /// as written): `a/./b/../c` is `a/c`, `/../x` is `/x`, and a relative path keeps the `..`
-    /// it begins with. Linear in the path's length, where `NSString.standardizingPath` looks for
+    /// as written): `a/./b/../c` is `a/c`, `/../x` is `/x`, a relative path keeps the `..` it
+    /// begins with, and a trailing slash is kept (`a/b/` is `a/b/`). Linear in the path's length, where `NSString.standardizingPath` looks for
     /// links once per component.
     public static func lexicallyStandardized(_ path: String) -> String {
         let absolute = path.hasPrefix("/")
@@ -162,7 +173,10 @@ public struct Sandbox: Sendable, Equatable {
             }
         }
         let joined = parts.joined(separator: "/")
-        return absolute ? "/" + joined : (joined.isEmpty ? "." : joined)
+        // A name ending in a slash names a folder (POSIX.1-2017, 4.13 "Pathname Resolution"):
+        // it keeps its slash, so `file.png/` opens no file.
+        let folder = path.hasSuffix("/") && !joined.isEmpty ? "/" : ""
+        return absolute ? "/" + joined + folder : (joined.isEmpty ? "." : joined + folder)
     }
 
     /// Whether `path` is `folder` or inside it.

@@ -63,6 +63,12 @@ enum PandocVariables {
                 do { translation.type.lineStretch = try PandocLayoutKeys.lineStretch(value) } catch {
                     throw UsageError("-V linestretch \(error.description)")
                 }
+            case "include", "chapters":
+                // Read where a book names its chapters, before any setting: the document's
+                // front matter or a book file.
+                translation.warnings.append(
+                    "-V \(key): a book's chapters are named in the document's front matter or a book file "
+                        + "(\(key): [chapter.md, …]), or given as inputs; ignored")
             default:
                 try judge(key, value)
                 if Typesetter.readsFrontMatterKey(key) {

@@ -90,6 +90,32 @@ import Testing
         #expect(try PDFProbe.text(dir + "/c.pdf").contains("Substituted"))
     }
 
+    /// A FIFO that no program writes to, given where a stream may be read (the input, a
+    /// metadata file, a defaults file), is refused at once with what it is: opened to read, it
+    /// waited for a writer without end. A FIFO a program writes to (`<(…)`) is read.
+    @Test func aFIFONoProgramWritesToIsRefusedAtOnce() throws {
+        let dir = try folder("not-files-streams")
+        let pipe = try fifo(dir + "/settings.yaml")
+        try "# Hi\n".write(toFile: dir + "/a.md", atomically: false, encoding: .utf8)
+        for arguments in [
+            ["render", dir + "/a.md", "--metadata-file", pipe], ["render", dir + "/a.md", "-d", pipe],
+            ["render", pipe],
+        ] {
+            let result = try typeset(arguments + ["-o", dir + "/a.pdf"])
+            #expect(result.status == 1 && result.output.contains("it is a FIFO that no program writes to"), "\(result)")
+        }
+        #expect(!FileManager.default.fileExists(atPath: dir + "/a.pdf"))
+        let written = try PDFProbe.run(
+            "timeout",
+            [
+                "60", "bash", "-c",
+                "'\(Render.binary)' render '\(dir)/a.md' --metadata-file <(sleep 0.2; printf 'title: Late\\n') "
+                    + "-o '\(dir)/b.pdf'",
+            ])
+        #expect(written.status == 0, "\(written.output)")
+        #expect(try PDFProbe.info(dir + "/b.pdf")["Title"] == "Late")
+    }
+
     /// Font folders in /proc, /sys or /dev are refused with their position (theme) or name
     /// (`--fonts`); a folder holding a FIFO, a device link and a symbolic link to itself is
     /// scanned to its end and its fonts registered.

@@ -1,6 +1,7 @@
 import Foundation
 import TestSupport
 import Testing
+import Typesetter
 
 /// The paths a hostile document writes: special files named where only a regular file may be
 /// read, paths of thousands of components, values holding line breaks, and what the messages
@@ -68,6 +69,68 @@ extension SandboxTests {
         #expect(status == 0)
         // Linear: well under 10× (12.8 s against 0.05 s when each component was looked up again).
         #expect(long < 10 * short, "3,000 components: \(long) s; 3 components: \(short) s")
+    }
+
+    /// A path through a link to its own folder written 100,000 times (600 KB, longer than the
+    /// system reads a name, `PATH_MAX`) is refused as it is found, in time like that of a short
+    /// one, and its warning quotes 60 characters of it: followed link by link it took 7 s, and
+    /// its warning was 1.5 MB.
+    @Test func namesLongerThanTheSystemReadsAreRefusedAtOnce() throws {
+        let (root, _, _) = try layout("self-link")
+        try FileManager.default.createSymbolicLink(atPath: root + "/self", withDestinationPath: ".")
+        try Support.tinyPNG.write(to: URL(fileURLWithPath: root + "/in.png"))
+        let long = "![a](" + String(repeating: "self/", count: 100_000) + "in.png)\n\n![b](self/self/in.png)\n"
+        try long.write(toFile: root + "/long.md", atomically: false, encoding: .utf8)
+        try "![a](self/in.png)\n\n![b](self/self/in.png)\n".write(
+            toFile: root + "/short.md", atomically: false, encoding: .utf8)
+        var output = ""
+        let longTime = try Timing.bestSeconds(of: 2) {
+            output = try typeset(["render", root + "/long.md", "--root", root, "-o", root + "/long.pdf"]).output
+        }
+        let shortTime = try Timing.bestSeconds(of: 2) {
+            _ = try typeset(["render", root + "/short.md", "--root", root, "-o", root + "/short.pdf", "-q"])
+        }
+        #expect(longTime < 10 * shortTime, "long name: \(longTime) s; short: \(shortTime) s")
+        #expect(output.contains("long.md:1:6: warning: image 'self/self/") && output.utf8.count < 600, "\(output)")
+        #expect(try imageCount(root + "/long.pdf") == 1 && imageCount(root + "/short.pdf") == 2)
+    }
+
+    /// A name ending in a slash names a folder, as the system reads it: `in.png/` is no picture,
+    /// `ch2.md/` no chapter and `t.json/` no theme (the first two were read as the file).
+    @Test func aNameEndingInASlashIsNoFile() throws {
+        let (root, _, _) = try layout("trailing-slash")
+        try Support.tinyPNG.write(to: URL(fileURLWithPath: root + "/in.png"))
+        try "![a](in.png/)\n\n![b](in.png)\n".write(toFile: root + "/img.md", atomically: false, encoding: .utf8)
+        let image = try typeset(["render", root + "/img.md", "--root", root, "-o", root + "/img.pdf"])
+        #expect(image.status == 0 && image.output.contains("img.md:1:6: warning: image 'in.png/'"), "\(image.output)")
+        #expect(try imageCount(root + "/img.pdf") == 1)
+        try "# Two\n".write(toFile: root + "/ch2.md", atomically: false, encoding: .utf8)
+        try "{\"name\": \"t\", \"extends\": \"default\"}".write(
+            toFile: root + "/t.json", atomically: false, encoding: .utf8)
+        for front in ["include: ch2.md/", "theme: t.json/"] {
+            try "---\n\(front)\n---\n\n# One\n".write(toFile: root + "/b.md", atomically: false, encoding: .utf8)
+            let result = try typeset(["render", root + "/b.md", "--root", root, "-o", root + "/b.pdf"])
+            #expect(result.status == 1 && result.output.contains("b.md:2:"), "\(front): \(result.output)")
+        }
+    }
+
+    /// The files `typeset watch` watches are the ones the render may read: an image outside the
+    /// root is not watched (its folder was, so changes outside the root were seen).
+    @Test func watchSeesOnlyFilesTheRenderMayRead() throws {
+        let (root, outside, picture) = try layout("watch-outside")
+        try Support.tinyPNG.write(to: URL(fileURLWithPath: root + "/in.png"))
+        let markdown = "![in](in.png)\n\n![out](\(picture))\n\n![etc](/etc/ssh/x.png)\n"
+        try markdown.write(toFile: root + "/w.md", atomically: false, encoding: .utf8)
+        let document = Typesetter.parse(markdown: markdown, file: root + "/w.md").document
+        var options = RenderOptions()
+        options.root = URL(fileURLWithPath: root)
+        let watched = Typesetter.dependencies(of: document, options: options)
+        #expect(watched.map { ($0 as NSString).lastPathComponent } == ["in.png"], "\(watched)")
+        // A theme the caller names outside the root is watched, as it is read.
+        options.themeRequest.theme = outside + "/caller.json"
+        #expect(Typesetter.dependencies(of: document, options: options).contains(outside + "/caller.json"))
+        options.root = nil
+        #expect(Typesetter.dependencies(of: document, options: options).contains(picture))
     }
 
     /// A value quoted in an error keeps to its line: a `theme:` holding a line break followed by

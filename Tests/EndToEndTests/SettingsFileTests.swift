@@ -34,6 +34,25 @@ import Testing
         #expect(missing.status == 2 && !FileManager.default.fileExists(atPath: dir + "/x.pdf"), "\(missing.output)")
     }
 
+    /// A book's chapters are named where the book is written: `include:` (or `chapters:`) in a
+    /// metadata file or given with `-V` is said to be ignored, at its line in the file (both were
+    /// dropped without a word).
+    @Test func includesOutsideTheDocumentAreSaidToBeIgnored() throws {
+        let dir = try folder()
+        try write("# Two\n", dir + "/two.md")
+        try write("# One\n", dir + "/one.md")
+        try write("title: T\ninclude:\n  - two.md\n", dir + "/book.yaml")
+        let file = try typeset(["render", dir + "/one.md", "-o", dir + "/i.pdf", "--metadata-file", dir + "/book.yaml"])
+        #expect(
+            file.status == 0 && file.output.contains("\(dir)/book.yaml:3:") && file.output.contains("'include'"),
+            "\(file.output)")
+        for key in ["include", "chapters"] {
+            let variable = try typeset(["render", dir + "/one.md", "-o", dir + "/i.pdf", "-V", "\(key)=two.md"])
+            #expect(variable.status == 0 && variable.output.contains("-V \(key): a book's chapters"), "\(variable.output)")
+            #expect(!(try PDFProbe.text(dir + "/i.pdf").contains("Two")))
+        }
+    }
+
     @Test func defaultsFileSetsOptionsAndPointsAtItsMistakes() throws {
         let dir = try folder()
         try write("## One\n\n### Deep\n\n## Two\n", dir + "/d.md")

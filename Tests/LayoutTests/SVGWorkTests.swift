@@ -142,3 +142,27 @@ import Testing
         #expect(times[1] < times[0] * 10 + 0.05, "\(times)")
     }
 }
+
+/// Whether a file is an SVG, and its size, read past a long prolog.
+@Suite struct SVGPrologTests {
+    /// An SVG whose `<svg>` root comes after a long comment (a licence) or document type
+    /// declaration is an SVG with its size: after 4 KiB of prolog it was refused as in no format
+    /// read. A PNG holding the text `<svg` in its data is no SVG.
+    @Test(arguments: [100, 8_000, 300_000])
+    func theRootIsFoundPastTheProlog(prologBytes: Int) throws {
+        let path = NSTemporaryDirectory() + "prolog-\(prologBytes)-\(UUID().uuidString.prefix(6)).svg"
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let svg =
+            "<?xml version=\"1.0\"?>\n<!-- " + String(repeating: "x", count: prologBytes) + " -->\n"
+            + "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"100\" height=\"50\"><rect width=\"100\" "
+            + "height=\"50\"/></svg>\n"
+        try Data(svg.utf8).write(to: URL(fileURLWithPath: path))
+        #expect(ImageProbe.isSVG(path))
+        let examination = ImageProbe.examine(path)
+        #expect(examination.size?.width == 100 && examination.size?.height == 50, "\(examination.problem ?? "")")
+        let png = NSTemporaryDirectory() + "fake-\(prologBytes)-\(UUID().uuidString.prefix(6)).png"
+        defer { try? FileManager.default.removeItem(atPath: png) }
+        try Data([0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A] + Array(svg.utf8)).write(to: URL(fileURLWithPath: png))
+        #expect(!ImageProbe.isSVG(png))
+    }
+}
