@@ -84,8 +84,10 @@ extension ParagraphComposer {
     }
 
     /// Last-resort breaks of justified keep-all text (before scalar i): between two Hangul
-    /// syllables inside a word, not in the last word of the paragraph or of a line of it ended
-    /// by a separator. W3C KLREQ ("Line Breaking Rules") allows a line ending in
+    /// syllables inside a word, with at least ``minimumSyllables`` of the word's syllables after
+    /// the break (no line starts with an ending or particle alone, `다.`, `의`, as TeX's
+    /// `\righthyphenmin` keeps a hyphen's fragment), not in the last word of the paragraph or of
+    /// a line of it ended by a separator. W3C KLREQ ("Line Breaking Rules") allows a line ending in
     /// Hangul to break by word or by character; keep-all breaks by word, and these breaks,
     /// costing ``syllableBreakPenalty``, are taken only where every break between words would
     /// leave a very loose line (a word with a Latin part, `MANWIDTH를`, `/dev/ttyS1을`, that
@@ -109,9 +111,15 @@ extension ParagraphComposer {
             var after = wordEnd
             while after < count, isBreakingSpace(scalars[after]) { after += 1 }
             let last = after == count || isSeparator(scalars[after])
-            if !last && wordEnd - wordStart >= 2 {
-                for i in wordStart + 1..<wordEnd
-                where isSyllable(scalars[i - 1]) && isSyllable(scalars[i]) && prepared.charBreakBefore[i] {
+            if !last && wordEnd - wordStart >= 1 + minimumSyllables {
+                // Syllables of the word before each place, to keep `minimumSyllables` after it.
+                var before = 0
+                let total = scalars[wordStart..<wordEnd].count(where: isSyllable)
+                for i in wordStart + 1..<wordEnd {
+                    if isSyllable(scalars[i - 1]) { before += 1 }
+                    guard isSyllable(scalars[i - 1]), isSyllable(scalars[i]), prepared.charBreakBefore[i],
+                        total - before >= minimumSyllables
+                    else { continue }
                     breaks[i] = true
                 }
             }
@@ -123,7 +131,7 @@ extension ParagraphComposer {
 
     /// Allowed breaks (before scalar i): Pango's opportunities less keep-all's (no break between
     /// Hangul and a letter that is not a space), less those after dashes that open a word
-    /// (`--flag`, `-rdynamic`, "–enable": the dash stays with what follows it), and less those
+    /// (`--flag`, `-rdynamic`, "–enable", `(-Dx)`: the dash stays with what follows it), and less those
     /// inside the last word of the paragraph or of a line of it ended by a line separator (a
     /// last line is never the fragment of a word: "follow-" | "up."). `withheld`: the breaks
     /// the last-word rule took, for a last word wider than the measure.
@@ -164,7 +172,7 @@ extension ParagraphComposer {
             if isDash(before) {
                 var first = i - 1
                 while first > 0, isDash(scalars[first - 1]) { first -= 1 }
-                if first == 0 || isWhitespace(scalars[first - 1]) || isSeparator(scalars[first - 1]) { continue }
+                if first == 0 || opensWord(scalars[first - 1]) { continue }
             }
             if inLastWord[i - 1] && inLastWord[i] {
                 withheld[i] = true
@@ -759,11 +767,24 @@ extension ParagraphComposer {
             && !prepared.scalars.contains(where: isRightToLeft)
     }
 
+    /// The fewest syllables of a Hangul word after a break between its syllables
+    /// (``syllableBreaks(_:)``). Two on either side, as for hyphens, set the Korean manual pages
+    /// looser (60 mm: word gaps p95 1.48 → 2.69); two after it, 1.69.
+    static let minimumSyllables = 2
+
     /// The longest last word, in scalars, that ``allowedBreaks(_:keepAll:)`` keeps whole.
     static let lastWordLimit = 24
 
+    /// Whether a dash after `scalar` opens a word: after a space, a line separator, an opening
+    /// bracket or quote (`(-Db_lto=true)`, `"--force"`), as after the paragraph's start.
+    package static func opensWord(_ scalar: Unicode.Scalar) -> Bool {
+        if isWhitespace(scalar) || isSeparator(scalar) || scalar == "\"" || scalar == "'" { return true }
+        let category = scalar.properties.generalCategory
+        return category == .openPunctuation || category == .initialPunctuation
+    }
+
     /// Hyphen-minus, en dash, em dash: the dashes a phrase may be set between spaces with.
-    static func isDash(_ s: Unicode.Scalar) -> Bool {
+    package static func isDash(_ s: Unicode.Scalar) -> Bool {
         s == "-" || s == "\u{2013}" || s == "\u{2014}"
     }
 

@@ -367,6 +367,29 @@ public final class PangoShaper: TextShaper {
     /// The `PangoLayout` that ``shapeRange(_:paragraph:bytes:starts:width:)`` lays the bytes
     /// `range` out in, and how far its lines move right (the hanging indent of a piece that
     /// continues a wrapped line), pt.
+    /// The UTF-8 byte ranges of `text` from each run of dashes that opens a word
+    /// (``ParagraphComposer/opensWord(_:)``: `-DisableReboots`, `--force`, `(-Dx)`) to the end
+    /// of the character after it: a wrapped code line does not end after such a dash, as a
+    /// line of prose does not.
+    static func wordOpeningDashes(in text: String) -> [Range<Int>] {
+        var ranges: [Range<Int>] = []
+        var offset = 0
+        var previous: Unicode.Scalar?
+        var dashStart: Int?
+        for scalar in text.unicodeScalars {
+            let length = UTF8.width(scalar)
+            if ParagraphComposer.isDash(scalar) {
+                if dashStart == nil, previous.map(ParagraphComposer.opensWord) ?? true { dashStart = offset }
+            } else if let start = dashStart {
+                if !ParagraphComposer.opensWord(scalar) { ranges.append(start..<(offset + length)) }
+                dashStart = nil
+            }
+            previous = scalar
+            offset += length
+        }
+        return ranges
+    }
+
     func rangeLayout(
         _ range: Range<Int>, paragraph: StyledParagraph, bytes: [UInt8], starts: [Int],
         width: Double?
@@ -436,6 +459,9 @@ public final class PangoShaper: TextShaper {
             // Code breaks between characters without the hyphen Pango would insert (a hyphen
             // would read as part of the code); the continuation mark shows the wrap instead.
             attrs.insert(pango_attr_insert_hyphens_new(0), 0, byteCount)
+            for opening in Self.wordOpeningDashes(in: text) {
+                attrs.insert(pango_attr_allow_breaks_new(0), opening.lowerBound, opening.upperBound)
+            }
         }
         pango_layout_set_attributes(layoutPointer, attrs.pointer)
 

@@ -110,6 +110,19 @@ import Typography
         #expect(breaksBefore > 0)
     }
 
+    /// A dash that opens a word stays with it after an opening bracket or quote as after a
+    /// space: members `(-Db_lto=true)`, `"--force"`, `[-v]`, `‘-x’`, at every measure, justified
+    /// and ragged, no line ends with the dash (`(-` | `Db_lto=true` was set).
+    @Test(arguments: ["(-Db_lto=true)", "\"--force\"", "[-v]", "\u{2018}-x\u{2019}"])
+    func aDashOpeningAWordAfterABracketStaysWithIt(_ word: String) {
+        let text = "The build takes \(word) as its option and then \(word) again for the second pass of it."
+        let prepared = prepared([StyledRun(text, style: RunStyle(font: font))])
+        for (width, line) in linesAtEveryMeasure(text, prepared) {
+            let set = lineText(line, prepared).trimmingCharacters(in: .whitespaces)
+            #expect(!set.hasSuffix("-"), "\(width): \(set)")
+        }
+    }
+
     /// A measure narrower than a tied pair (a table's narrow column) breaks the pair at its
     /// space, in the emergency pass, rather than between letters or past the measure: members
     /// with a unit symbol, a decimal number, a Korean counter and a spaced dash, each as wide

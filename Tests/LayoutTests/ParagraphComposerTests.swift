@@ -215,7 +215,8 @@ func prepared(_ runs: [StyledRun]) -> PreparedParagraph {
     /// Justified keep-all text may break inside a word as a last resort (W3C KLREQ allows a
     /// line ending in Hangul to break by character): only between two Hangul syllables, never
     /// beside a Latin letter, digit or punctuation (`MANWIDTH를`, `/dev/ttyS1을` stay whole),
-    /// never in the paragraph's last word; ragged keep-all text never breaks inside a word.
+    /// with two syllables of the word after the break (`소윳값입니` | `다.` was set), never in the
+    /// paragraph's last word; ragged keep-all text never breaks inside a word.
     /// The composer's list of Unicode White_Space agrees with the standard library's property
     /// tables on every scalar: the spaces that break are White_Space but line separators and
     /// the no-break spaces (U+00A0, U+2007, U+202F).
@@ -235,7 +236,8 @@ func prepared(_ runs: [StyledRun]) -> PreparedParagraph {
     @Test func keepAllBreaksInsideAWordOnlyBetweenSyllablesAsALastResort() {
         let korean =
             "환경 변수 MANWIDTH를 설정하면 이 값을 터미널 폭으로 사용합니다 장치 /dev/ttyS1을 열고 "
-            + "프로세스를 강제로 끝내기 전에 확인합니다 마지막어절은끊기지않습니다"
+            + "프로세스를 강제로 끝내기 전에 확인합니다 JoinHandle은 자신의 소윳값입니다. 규칙을 다루며, "
+            + "마지막어절은끊기지않습니다"
         let runs = [text(korean)]
         let p = prepared(runs)
         var broken = 0
@@ -251,6 +253,14 @@ func prepared(_ runs: [StyledRun]) -> PreparedParagraph {
                     #expect(
                         (0xAC00...0xD7A3).contains(before.value) && (0xAC00...0xD7A3).contains(after.value),
                         "broken beside a non-syllable at \(width) pt: \(lineTexts(composition, p))")
+                    // Two syllables of the word at least after the break: no line starts with
+                    // `다.`, `의` or `며,` alone.
+                    let isSyllable = { (scalar: Unicode.Scalar) in (0xAC00...0xD7A3).contains(scalar.value) }
+                    let start = p.scalars[..<line.end].lastIndex { $0.properties.isWhitespace }.map { $0 + 1 } ?? 0
+                    let end = p.scalars[line.end...].firstIndex { $0.properties.isWhitespace } ?? p.scalars.count
+                    let head = p.scalars[start..<line.end].count(where: isSyllable)
+                    let tail = p.scalars[line.end..<end].count(where: isSyllable)
+                    #expect(head >= 1 && tail >= 2, "\(head) | \(tail) at \(width) pt: \(lineTexts(composition, p))")
                     broken += 1
                 }
                 #expect(lineTexts(composition, p).last?.hasSuffix("마지막어절은끊기지않습니다") == true)

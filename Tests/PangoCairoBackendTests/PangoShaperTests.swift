@@ -61,6 +61,25 @@ import Typography
         #expect(prose.alternating > prose.oneColour + 1, "\(prose)")
     }
 
+    /// A wrapped code line does not end after a dash that opens a word (`-` | `↪ DisableReboots`
+    /// was set): at every measure from 60 to 300 pt, each drawn line of a command line of flags
+    /// ends elsewhere; the dashes that join words (`windows_boxstarter-x`) still break.
+    @Test func aWrappedCodeLineKeepsAWordOpeningDashWithItsWord() {
+        let font = FontSpec(families: ["DejaVu Sans Mono"], size: 9)
+        var style = ParagraphStyle(baseFont: font)
+        style.breakAnywhere = true
+        let text = "choco install windows_boxstarter -DisableReboots -Force --verbose (-Db_lto=true) \"-y\" end"
+        let paragraph = StyledParagraph(runs: [StyledRun(text, style: RunStyle(font: font))], style: style)
+        for width in stride(from: 60.0, through: 300, by: 7.5) {
+            let lines = shaper.shape(paragraph, width: width).lines.map { $0.text.trimmingCharacters(in: .whitespaces) }
+            #expect(lines.joined().filter { !$0.isWhitespace } == text.filter { !$0.isWhitespace }, "\(lines)")
+            for line in lines.dropLast() {
+                #expect(!line.hasSuffix(" -") && !line.hasSuffix("--") && !line.hasSuffix("(-"), "\(width): \(lines)")
+                #expect(line != "-" && line != "\"-", "\(width): \(lines)")
+            }
+        }
+    }
+
     @Test func zeroLetterSpacingEmitsNoAttribute() {
         // DejaVu Serif has f-ligatures; any letter-spacing attribute (even tiny) turns them off.
         let text = "fi ffi ffl"
