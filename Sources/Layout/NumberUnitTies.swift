@@ -12,7 +12,9 @@
 ///   `℃`, `′`, `″`), a unit symbol (`GB`, `kg`, `ms`, `°C`, `km/h`: ``unitSymbols``) or a Korean
 ///   counter or unit (`명`, `개`, `원`, `년`, `킬로그램`: ``koreanCounters``, with or without its
 ///   particle);
-/// - after a prefix sign alone (`$`, `€`, `£`, `¥`, `₩`, `№`) and before a number.
+/// - after a prefix sign alone (`$`, `€`, `£`, `¥`, `₩`, `№`) and before a number;
+/// - after a label that names the number (`Chapter 8`, `Figure 3`, `Listing 16-1`, `p. 12`,
+///   `예제 16-2`: ``labels``) or a comparison sign (`>= 2.28`: ``comparisons``) and before it.
 ///
 /// Only that space run is tied; the line may still break anywhere else. A tied space breaks
 /// only in the line breaker's emergency pass (``ParagraphComposer/tiedBreakCost``), so a
@@ -32,8 +34,13 @@ enum NumberUnitTies {
             var end = index
             while end < scalars.count, isSpace(scalars[end]) { end += 1 }
             defer { index = end }
-            // Only a number's last scalar or a prefix sign stands before a tied space.
-            guard mayEndNumber(scalars[index - 1]) || prefixSigns.contains(scalars[index - 1]) else { continue }
+            // Only a number's last scalar, a prefix sign, or the end of a label or comparison
+            // before a number stands before a tied space.
+            let beforeNumber = end < scalars.count && isDigit(scalars[end])
+            guard
+                mayEndNumber(scalars[index - 1]) || prefixSigns.contains(scalars[index - 1])
+                    || (beforeNumber && mayEndLabel(scalars[index - 1]))
+            else { continue }
             var wordStart = index
             while wordStart > 0, !isSpace(scalars[wordStart - 1]), !isLineEnd(scalars[wordStart - 1]) {
                 wordStart -= 1
@@ -42,10 +49,39 @@ enum NumberUnitTies {
             while wordEnd < scalars.count, !isSpace(scalars[wordEnd]), !isLineEnd(scalars[wordEnd]) { wordEnd += 1 }
             let before = scalars[wordStart..<index]
             let after = scalars[end..<wordEnd]
-            tied[index] = (isNumber(before) && isUnit(after)) || (isPrefixSign(before) && startsNumber(after))
+            tied[index] =
+                (isNumber(before) && isUnit(after)) || (isPrefixSign(before) && startsNumber(after))
+                || (beforeNumber && isLabel(before))
         }
         return tied
     }
+
+    /// Whether `scalar` may end a label or a comparison before a number: a letter, a period
+    /// (`Fig.`), the section sign, or a comparison sign.
+    static func mayEndLabel(_ scalar: Unicode.Scalar) -> Bool {
+        scalar == "." || scalar == "§" || comparisons.contains(String(scalar)) || scalar.properties.isAlphabetic
+    }
+
+    /// Whether `word` names what the number after it numbers (``labels``), in any case, or
+    /// compares with it (``comparisons``).
+    static func isLabel(_ word: ArraySlice<Unicode.Scalar>) -> Bool {
+        guard word.count <= 12 else { return false }
+        let text = String(String.UnicodeScalarView(word))
+        return comparisons.contains(text) || labels.contains(text.lowercased())
+    }
+
+    /// Words a number follows as its name, tied to it as TeX ties `Chapter~8` and `Figure~3`
+    /// (The TeXbook, chapter 14: "ties" before a number in a reference), and their Korean
+    /// counterparts (`예제 16-2`, `그림 3`, `표 2`, `제 3장`).
+    static let labels: Set<String> = [
+        "chapter", "chapters", "section", "sections", "§", "§§", "figure", "figures", "fig.", "table", "tables",
+        "listing", "listings", "example", "examples", "page", "pages", "p.", "pp.", "part", "appendix", "equation",
+        "eq.", "step", "volume", "vol.", "no.", "version", "line", "lines", "article", "issue", "item", "rule", "level",
+        "phase", "exercise", "theorem", "lemma", "예제", "그림", "표", "목록", "제", "부록", "식", "단계", "버전",
+    ]
+
+    /// Comparison signs written before a number (`>= 2.28`, `≥ 3`, `< 10`).
+    static let comparisons: Set<String> = [">=", "<=", ">", "<", "=", "==", "!=", "≥", "≤", "≠", "≈", "~", "≃"]
 
     /// Whether `word` is a number: it ends in a digit, or in Korean numerals (만, 억, 조, 천,
     /// 백, 십) after a digit, a closing bracket or quote allowed after either.

@@ -123,6 +123,44 @@ import Typography
         }
     }
 
+    /// Members: a label that names the number after it, or a comparison sign before one, in
+    /// English and Korean, each three times in a paragraph, at every measure from 60 to 160 pt,
+    /// justified and ragged: no line ends between the two (`Chapter` | `8.` ended a paragraph,
+    /// `glibc >=` | `2.28` a table cell's line), and lines do start with the label.
+    @Test(arguments: [
+        ("Chapter", "8."), ("Figure", "3"), ("Listing", "16-1"), ("p.", "12"), (">=", "2.28"), ("≥", "3"),
+        ("§", "5"), ("예제", "16-2"), ("제", "3장"),
+    ])
+    func aNumberStaysWithTheWordThatNamesIt(_ label: String, _ number: String) {
+        let text =
+            "The archive is read in \(label) \(number) of the guide, and the second copy again in \(label) \(number) "
+            + "while the third is in \(label) \(number) too."
+        let prepared = prepared([StyledRun(text, style: RunStyle(font: font))])
+        let count = label.unicodeScalars.count
+        let ties = prepared.scalars.indices.filter { index in
+            index + count < prepared.scalars.count
+                && String(String.UnicodeScalarView(prepared.scalars[index..<index + count])) == label
+                && prepared.scalars[index + count] == " " && (index == 0 || prepared.scalars[index - 1] == " ")
+        }.map { $0 + count }
+        #expect(ties.count == 3)
+        var breaksBefore = 0
+        for (width, line) in linesAtEveryMeasure(text, prepared) {
+            #expect(!ties.contains(line.end) && !ties.contains(line.end - 1), "\(width): \(lineText(line, prepared))")
+            if ties.contains(where: { line.start == $0 - count }) { breaksBefore += 1 }
+        }
+        #expect(breaksBefore > 0)
+    }
+
+    /// A label is tied only before a number: `the chapter on`, `Chapter eight`, `apples 8` break.
+    @Test func aLabelIsTiedOnlyBeforeANumber() {
+        let scalars = Array("the chapter on Chapter eight apples 8 Table 2".unicodeScalars)
+        let tied = NumberUnitTies.tiedSpaces(scalars)
+        let tiedAfter = scalars.indices.filter { tied[$0] }.map { index in
+            String(String.UnicodeScalarView(scalars[..<index])).split(separator: " ").last.map(String.init) ?? ""
+        }
+        #expect(tiedAfter == ["Table"], "\(tiedAfter)")
+    }
+
     /// A measure narrower than a tied pair (a table's narrow column) breaks the pair at its
     /// space, in the emergency pass, rather than between letters or past the measure: members
     /// with a unit symbol, a decimal number, a Korean counter and a spaced dash, each as wide
@@ -144,7 +182,7 @@ import Typography
     /// Spaces not between a number and its unit stay breaks: a number before a word, a word
     /// before a unit symbol, a unit symbol inside a longer word.
     @Test func onlyANumberAndItsUnitAreTied() {
-        for text in ["page 16 shows", "the GB drive", "16 GBs", "version 2 and", "a % b"] {
+        for text in ["about 16 shows", "the GB drive", "16 GBs", "within 2 and", "a % b"] {
             let scalars = Array(text.unicodeScalars)
             let tied = NumberUnitTies.tiedSpaces(scalars)
             #expect(!tied.contains(true), "\(text)")
