@@ -90,6 +90,8 @@ public struct Styler: Sendable {
     /// was added: destinations at the top of the block being built (or the next one, when they
     /// stand alone).
     var pendingAnchors: [String] = []
+    /// Whether the block appended last is a paragraph ending in a colon (``endsWithColon(_:)``).
+    var followsLeadIn = false
     var styledNotes = Set<Int>()
     /// Where the block being styled starts (inline warnings without a position of their own).
     var currentLocation: SourceLocation?
@@ -235,6 +237,15 @@ public struct Styler: Sendable {
         var context = context
         let overrides = enter(block)
         let firstNew = blocks.count
+        // A paragraph that ends in a colon introduces what follows it (`Refs:` before a list,
+        // `as an async iterable:` before code): a page does not turn between the two, as it
+        // does not between a heading and its text.
+        let introduced = followsLeadIn
+        followsLeadIn = false
+        defer {
+            if introduced, blocks.count > firstNew, Styler.isIntroduced(block) { blocks[firstNew].keepWithPrevious = true }
+            if case .paragraph(let inlines) = block.kind { followsLeadIn = Styler.endsWithColon(inlines) }
+        }
         // Ids still waiting when the block ends name its first block; in a container, ids
         // before its first block were taken by that block, and those left were written at its
         // very end (`<a id="x"></a>` as its last block): they name its last block.
@@ -821,6 +832,33 @@ public struct Styler: Sendable {
     /// around it, to a tenth of a point (9.5 pt beside the default theme's 10.5 pt Body).
     package static func codeBlockSize(besideTextOf textSize: Double) -> Double {
         (textSize * 0.9 * 10).rounded() / 10
+    }
+
+    /// Whether `inlines` end in a colon (white space after it allowed), inside emphasis or a
+    /// link as well: a lead-in to the block after it.
+    static func endsWithColon(_ inlines: [Inline]) -> Bool {
+        for inline in inlines.reversed() {
+            switch inline {
+            case .text(let text):
+                guard let last = text.unicodeScalars.last(where: { !$0.properties.isWhitespace }) else { continue }
+                return last == ":" || last == "\u{FF1A}"
+            case .softBreak, .lineBreak, .anchor: continue
+            case .emphasis(let children), .strong(let children), .strikethrough(let children), .span(_, let children),
+                .link(_, _, let children):
+                return endsWithColon(children)
+            default: return false
+            }
+        }
+        return false
+    }
+
+    /// Whether `block` is one a lead-in paragraph introduces: a list, code, a table, a quote,
+    /// an alert or a definition list.
+    static func isIntroduced(_ block: Block) -> Bool {
+        switch block.kind {
+        case .list, .codeBlock, .table, .blockQuote, .alert, .definitionList: true
+        default: false
+        }
     }
 
     /// `text` with each tab replaced by the spaces that reach the next stop, every `size`
