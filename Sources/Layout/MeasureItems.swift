@@ -185,11 +185,17 @@ extension ParagraphComposer {
     }
 
     /// In a web or e-mail address (a word holding `://` or `@` with a period after it, or
-    /// starting with `www.`), a line that may break after a hyphen breaks before it instead: a
-    /// line ending in a hyphen is read as a hyphenated word, and the address copied from the
-    /// page loses the hyphen (The Chicago Manual of Style, 17th ed., 14.18: break a URL before
-    /// a hyphen, never after one).
+    /// starting with `www.`), a line that may break after a hyphen or a single slash breaks
+    /// before it instead: a line ending in a hyphen is read as a hyphenated word, and the
+    /// address copied from the page loses the hyphen (The Chicago Manual of Style, 17th ed.,
+    /// 14.18: break a URL before a hyphen or a single slash, after a double slash).
     static func breakBeforeHyphensInAddresses(_ scalars: [Unicode.Scalar], allowed: inout [Bool]) {
+        // A hyphen, or a single slash: after a double slash (`https://`) a line may end.
+        func movesBeforeIt(_ k: Int) -> Bool {
+            let scalar = scalars[k]
+            if scalar == "-" || scalar == "\u{2010}" { return true }
+            return scalar == "/" && scalars[k - 1] != "/" && (k + 1 == scalars.count || scalars[k + 1] != "/")
+        }
         var start = 0
         while start < scalars.count {
             guard !isWhitespace(scalars[start]) else {
@@ -199,9 +205,8 @@ extension ParagraphComposer {
             var end = start
             while end < scalars.count, !isWhitespace(scalars[end]) { end += 1 }
             let word = scalars[start..<end]
-            if word.contains(where: { $0 == "-" || $0 == "\u{2010}" }), isAddress(word) {
-                for i in start + 2..<max(start + 2, end + 1)
-                where allowed[i] && (scalars[i - 1] == "-" || scalars[i - 1] == "\u{2010}") {
+            if word.contains(where: { $0 == "-" || $0 == "\u{2010}" || $0 == "/" }), isAddress(word) {
+                for i in start + 2..<max(start + 2, end + 1) where allowed[i] && movesBeforeIt(i - 1) {
                     allowed[i] = false
                     allowed[i - 1] = true
                 }

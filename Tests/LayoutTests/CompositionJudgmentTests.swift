@@ -161,6 +161,31 @@ import Typography
         #expect(tiedAfter == ["Table"], "\(tiedAfter)")
     }
 
+    /// An address never ends a line with a single slash: where Unicode's line breaking allows a
+    /// break after one (`version/` | `1/4/`), it moves before it (Chicago 14.18: `version` |
+    /// `/1/4/`), while after `://` a line may still end; a path that is no address keeps its
+    /// breaks. Members: a URL's path, an `www.` address, a double slash, a path without scheme.
+    @Test func anAddressBreaksBeforeASingleSlash() {
+        for (text, expected) in [
+            ("https://contributor-covenant.org/version/1/4/", ["https://", "contributor-covenant.org", "/version", "/1", "/4/"]),
+            ("www.example.org/docs/guide", ["www.example.org", "/docs", "/guide"]),
+            ("/usr/share/doc/x", ["/", "usr/", "share/", "doc/", "x"]),
+        ] {
+            let scalars = Array(text.unicodeScalars)
+            // Unicode's breaks after each slash, as Pango gives them.
+            var allowed = [Bool](repeating: false, count: scalars.count + 1)
+            for k in 1..<scalars.count where scalars[k - 1] == "/" && scalars[k] != "/" { allowed[k] = true }
+            ParagraphComposer.breakBeforeHyphensInAddresses(scalars, allowed: &allowed)
+            var pieces: [String] = []
+            var start = 0
+            for k in 1...scalars.count where allowed[k] || k == scalars.count {
+                pieces.append(String(String.UnicodeScalarView(scalars[start..<k])))
+                start = k
+            }
+            #expect(pieces == expected, "\(text): \(pieces)")
+        }
+    }
+
     /// A measure narrower than a tied pair (a table's narrow column) breaks the pair at its
     /// space, in the emergency pass, rather than between letters or past the measure: members
     /// with a unit symbol, a decimal number, a Korean counter and a spaced dash, each as wide
