@@ -1036,9 +1036,11 @@ struct RawHTML {
         attributeLocation: (String) -> SourceLocation? = { _ in nil }
     ) -> Inline {
         let alt = attributes["alt"] ?? ""
+        // A URL's leading and trailing spaces are not part of it (WHATWG URL Standard, "URL
+        // parsing": they are stripped), as a browser reads `src=" logo.png "`.
         let image = Inline.image(
-            source: attributes["src"] ?? "", title: attributes["title"] ?? "",
-            alt: alt.isEmpty ? [] : [.text(alt)], location: location)
+            source: (attributes["src"] ?? "").trimmingCharacters(in: .whitespacesAndNewlines),
+            title: attributes["title"] ?? "", alt: alt.isEmpty ? [] : [.text(alt)], location: location)
         var pairs: [Attributes.Pair] = [.init(key: "caption", value: "none", location: location)]
         for key in ["width", "height"] {
             guard var value = attributes[key]?.trimmingCharacters(in: .whitespaces), !value.isEmpty else { continue }

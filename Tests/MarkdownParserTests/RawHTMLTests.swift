@@ -98,6 +98,21 @@ import Testing
         #expect(attributes.pairs.contains { $0.key == "align" && $0.value == "right" })
     }
 
+    /// An `<img>`'s `src` is read as a browser reads a URL, without the spaces around it
+    /// (`src=" logo.png "` named a file ` logo.png ` that was not found), a block or inline.
+    @Test(arguments: ["<img src=\" logo.png \" alt=x>", "<img src=\"\nlogo.png\t\" alt=x>", "Text <img src=\" logo.png\">"])
+    func anImageAddressLosesTheSpacesAroundIt(_ html: String) {
+        var sources: [String] = []
+        func visit(_ inlines: [Inline]) {
+            for inline in inlines {
+                if case .image(let source, _, _, _) = inline { sources.append(source) }
+                if case .span(_, let children) = inline { visit(children) }
+            }
+        }
+        visit(paragraphInlines(html + "\n\nAfter."))
+        #expect(sources == ["logo.png"], "\(sources)")
+    }
+
     /// A list in a cell of an HTML table keeps its bullets and numbers (`start`, `reversed`),
     /// an item a line, nested items an em in.
     @Test func listsInHTMLTableCellsKeepTheirMarkers() {
