@@ -103,7 +103,8 @@ public struct CodeBlockInfo: Hashable, Sendable {
     /// gives a code element's class (`language-python`: HTML Living Standard, "the code
     /// element"; highlight.js and markdown-it write it so).
     static func languageName(_ written: Substring) -> String {
-        for prefix in ["language-", "lang-"] where written.count > prefix.count && written.lowercased().hasPrefix(prefix) {
+        for prefix in ["language-", "lang-"]
+        where written.count > prefix.count && written.lowercased().hasPrefix(prefix) {
             return String(written.dropFirst(prefix.count))
         }
         return String(written)

@@ -234,18 +234,24 @@ public struct Styler: Sendable {
     }
 
     mutating func append(_ block: Block, context: BlockContext, to blocks: inout [StyledBlock]) {
-        var context = context
-        let overrides = enter(block)
-        let firstNew = blocks.count
         // A paragraph that ends in a colon introduces what follows it (`Refs:` before a list,
         // `as an async iterable:` before code): a page does not turn between the two, as it
         // does not between a heading and its text.
         let introduced = followsLeadIn
         followsLeadIn = false
-        defer {
-            if introduced, blocks.count > firstNew, Styler.isIntroduced(block) { blocks[firstNew].keepWithPrevious = true }
-            if case .paragraph(let inlines) = block.kind { followsLeadIn = Styler.endsWithColon(inlines) }
+        let firstNew = blocks.count
+        appendContent(block, context: context, to: &blocks)
+        if introduced, blocks.count > firstNew, Styler.isIntroduced(block) {
+            blocks[firstNew].keepWithPrevious = true
         }
+        if case .paragraph(let inlines) = block.kind { followsLeadIn = Styler.endsWithColon(inlines) }
+    }
+
+    /// What ``append(_:context:to:)`` appends of `block`, without what a lead-in before it asks.
+    private mutating func appendContent(_ block: Block, context: BlockContext, to blocks: inout [StyledBlock]) {
+        var context = context
+        let overrides = enter(block)
+        let firstNew = blocks.count
         // Ids still waiting when the block ends name its first block; in a container, ids
         // before its first block were taken by that block, and those left were written at its
         // very end (`<a id="x"></a>` as its last block): they name its last block.

@@ -158,8 +158,8 @@ public struct Sandbox: Sendable, Equatable {
     /// `path` with `.` components and repeated slashes dropped and each `..` taking away the
     /// component before it, by its text alone (no file is looked up, so symbolic links are kept
     /// as written): `a/./b/../c` is `a/c`, `/../x` is `/x`, a relative path keeps the `..` it
-    /// begins with, and a trailing slash is kept (`a/b/` is `a/b/`). Linear in the path's length, where `NSString.standardizingPath` looks for
-    /// links once per component.
+    /// begins with, and a trailing slash is kept (`a/b/` is `a/b/`). Linear in the path's length,
+    /// where `NSString.standardizingPath` looks for links once per component.
     public static func lexicallyStandardized(_ path: String) -> String {
         let absolute = path.hasPrefix("/")
         var parts: [Substring] = []

@@ -51,19 +51,23 @@ import Typesetter
     /// near a page's foot, the page it ends on holds the first line of the list, code block,
     /// table or quote after it (`Refs:` stood alone at a page's foot, its list overleaf).
     @Test(arguments: [
-        "- first item\n- second item\n", "```\nfirst code line\nsecond\n```\n", "| first | cell |\n| --- | --- |\n| a | b |\n",
+        "- first item\n- second item\n", "```\nfirst code line\nsecond\n```\n",
+        "| first | cell |\n| --- | --- |\n| a | b |\n",
         "> first quoted line\n",
     ])
     func aLeadInKeepsWithWhatItIntroduces(_ follower: String) throws {
         for count in 38...41 {
             let filler = (1...count).map { "filler line \($0)" }.joined(separator: "\\\n")
             let name = "lead-in-\(abs(follower.hashValue) % 1000)-\(count)"
-            let (pdf, _) = try Render.markdown(filler + "\n\nThe steps are these, **in order**:\n\n" + follower, name: name)
+            let (pdf, _) = try Render.markdown(
+                filler + "\n\nThe steps are these, **in order**:\n\n" + follower, name: name)
             defer { try? FileManager.default.removeItem(atPath: pdf) }
             let words = try PDFProbe.words(pdf)
             let leadIn = try #require(words.first { $0.text == "order:" })
             let first = try #require(words.first { $0.text == "first" })
-            #expect(first.page == leadIn.page, "\(count) filler lines: lead-in on \(leadIn.page), follower on \(first.page)")
+            #expect(
+                first.page == leadIn.page, "\(count) filler lines: lead-in on \(leadIn.page), follower on \(first.page)"
+            )
         }
     }
 

@@ -48,7 +48,8 @@ import Testing
             "\(file.output)")
         for key in ["include", "chapters"] {
             let variable = try typeset(["render", dir + "/one.md", "-o", dir + "/i.pdf", "-V", "\(key)=two.md"])
-            #expect(variable.status == 0 && variable.output.contains("-V \(key): a book's chapters"), "\(variable.output)")
+            #expect(
+                variable.status == 0 && variable.output.contains("-V \(key): a book's chapters"), "\(variable.output)")
             #expect(!(try PDFProbe.text(dir + "/i.pdf").contains("Two")))
         }
     }

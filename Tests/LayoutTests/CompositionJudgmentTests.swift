@@ -167,7 +167,10 @@ import Typography
     /// breaks. Members: a URL's path, an `www.` address, a double slash, a path without scheme.
     @Test func anAddressBreaksBeforeASingleSlash() {
         for (text, expected) in [
-            ("https://contributor-covenant.org/version/1/4/", ["https://", "contributor-covenant.org", "/version", "/1", "/4/"]),
+            (
+                "https://contributor-covenant.org/version/1/4/",
+                ["https://", "contributor-covenant.org", "/version", "/1", "/4/"]
+            ),
             ("www.example.org/docs/guide", ["www.example.org", "/docs", "/guide"]),
             ("/usr/share/doc/x", ["/", "usr/", "share/", "doc/", "x"]),
         ] {

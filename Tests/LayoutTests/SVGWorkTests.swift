@@ -162,7 +162,8 @@ import Testing
         #expect(examination.size?.width == 100 && examination.size?.height == 50, "\(examination.problem ?? "")")
         let png = NSTemporaryDirectory() + "fake-\(prologBytes)-\(UUID().uuidString.prefix(6)).png"
         defer { try? FileManager.default.removeItem(atPath: png) }
-        try Data([0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A] + Array(svg.utf8)).write(to: URL(fileURLWithPath: png))
+        try Data([0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A] + Array(svg.utf8)).write(
+            to: URL(fileURLWithPath: png))
         #expect(!ImageProbe.isSVG(png))
     }
 }

@@ -100,7 +100,9 @@ import Testing
 
     /// An `<img>`'s `src` is read as a browser reads a URL, without the spaces around it
     /// (`src=" logo.png "` named a file ` logo.png ` that was not found), a block or inline.
-    @Test(arguments: ["<img src=\" logo.png \" alt=x>", "<img src=\"\nlogo.png\t\" alt=x>", "Text <img src=\" logo.png\">"])
+    @Test(arguments: [
+        "<img src=\" logo.png \" alt=x>", "<img src=\"\nlogo.png\t\" alt=x>", "Text <img src=\" logo.png\">",
+    ])
     func anImageAddressLosesTheSpacesAroundIt(_ html: String) {
         var sources: [String] = []
         func visit(_ inlines: [Inline]) {
