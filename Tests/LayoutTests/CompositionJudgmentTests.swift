@@ -94,11 +94,18 @@ import Typography
         let text =
             "The archive holds \(number) \(unit) of logs, and the second copy takes \(number) \(unit) again "
             + "while the third holds \(number) \(unit) in all."
+        expectTied(after: number, in: text)
+    }
+
+    /// Expects each of the three spaces after the word `tied` in `text` (a word of its own) to
+    /// end no line at any measure, and some line to start with the word: the break moves before it.
+    func expectTied(after tied: String, in text: String) {
         let prepared = prepared([StyledRun(text, style: RunStyle(font: font))])
-        let count = number.unicodeScalars.count
-        let ties = prepared.scalars.indices.filter {
-            String(String.UnicodeScalarView(prepared.scalars[$0..<min($0 + count, prepared.scalars.count)]))
-                == number && prepared.scalars[$0 + count] == " "
+        let count = tied.unicodeScalars.count
+        let ties = prepared.scalars.indices.filter { index in
+            index + count < prepared.scalars.count
+                && String(String.UnicodeScalarView(prepared.scalars[index..<index + count])) == tied
+                && prepared.scalars[index + count] == " " && (index == 0 || prepared.scalars[index - 1] == " ")
         }.map { $0 + count }
         #expect(ties.count == 3)
         var breaksBefore = 0
@@ -106,7 +113,6 @@ import Typography
             #expect(!ties.contains(line.end) && !ties.contains(line.end - 1), "\(width): \(lineText(line, prepared))")
             if ties.contains(where: { line.start == $0 - count }) { breaksBefore += 1 }
         }
-        // Lines do start with the number: the break moves before it.
         #expect(breaksBefore > 0)
     }
 
@@ -135,20 +141,7 @@ import Typography
         let text =
             "The archive is read in \(label) \(number) of the guide, and the second copy again in \(label) \(number) "
             + "while the third is in \(label) \(number) too."
-        let prepared = prepared([StyledRun(text, style: RunStyle(font: font))])
-        let count = label.unicodeScalars.count
-        let ties = prepared.scalars.indices.filter { index in
-            index + count < prepared.scalars.count
-                && String(String.UnicodeScalarView(prepared.scalars[index..<index + count])) == label
-                && prepared.scalars[index + count] == " " && (index == 0 || prepared.scalars[index - 1] == " ")
-        }.map { $0 + count }
-        #expect(ties.count == 3)
-        var breaksBefore = 0
-        for (width, line) in linesAtEveryMeasure(text, prepared) {
-            #expect(!ties.contains(line.end) && !ties.contains(line.end - 1), "\(width): \(lineText(line, prepared))")
-            if ties.contains(where: { line.start == $0 - count }) { breaksBefore += 1 }
-        }
-        #expect(breaksBefore > 0)
+        expectTied(after: label, in: text)
     }
 
     /// A label is tied only before a number: `the chapter on`, `Chapter eight`, `apples 8` break.
