@@ -773,8 +773,9 @@ extension ParagraphComposer {
     }
 
     /// The fewest syllables of a Hangul word after a break between its syllables
-    /// (``syllableBreaks(_:)``). Two on either side, as for hyphens, set the Korean manual pages
-    /// looser (60 mm: word gaps p95 1.48 → 2.69); two after it, 1.69.
+    /// (``syllableBreaks(_:)``), so that no line starts with an ending or particle alone; the
+    /// part before the break may be one syllable, as two there as well set justified Korean
+    /// much looser.
     static let minimumSyllables = 2
 
     /// The longest last word, in scalars, that ``allowedBreaks(_:keepAll:)`` keeps whole.
