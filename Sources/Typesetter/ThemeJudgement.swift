@@ -45,10 +45,15 @@ public enum ThemeJudgement {
                 let (theme, warnings) = try TokenImporter.importTokens(data, file: file, mapping: mapping)
                 // No role set by a token (a file that sets the default's values exactly is fine).
                 if theme.styles == Theme.default.styles, TokenImporter.rolesSet(in: data, mapping: mapping) == 0 {
-                    let problem = ThemeProblem(
-                        file: file, line: 1, column: 1,
-                        message: "no typography tokens found (a token with $type \"typography\" and a $value with "
-                            + "fontFamily, fontSize, …)")
+                    // Typography tokens that map to no role are found, but set nothing: said so.
+                    let unmapped = warnings.contains { $0.contains("typography tokens not mapped to a role") }
+                    let message =
+                        unmapped
+                        ? "no typography token maps to a role: name the tokens after the roles (body, title, "
+                            + "caption…) or map them (--map TOKEN=ROLE or --map-file on the command line)"
+                        : "no typography tokens found (a token with $type \"typography\" and a $value with "
+                            + "fontFamily, fontSize, …)"
+                    let problem = ThemeProblem(file: file, line: 1, column: 1, message: message)
                     return (nil, warnings.map { parse($0, file: file) } + [problem])
                 }
                 // The importer has already held the values to the theme's limits.

@@ -180,7 +180,8 @@ extension ThemeExport {
     }
 
     /// Tokens Studio: one set, `typeset`, with a `typography` token per role (values as the
-    /// plugin writes them: `fontFamily` a string, `fontWeight` a number string, sizes in px,
+    /// plugin writes them: `fontFamily` a string, `fontWeight` a number string (an italic's a
+    /// style name, ``tokensStudioWeight(_:italic:)``), sizes in px,
     /// `lineHeight` a percentage of the size, `letterSpacing` in px or %, `textCase`,
     /// `textDecoration`, `paragraphSpacing`), the family code is set in (`fontFamilies.mono`), its
     /// colours, and `$themes`/`$metadata`.
@@ -196,7 +197,7 @@ extension ThemeExport {
                 }
             var value: [(String, OrderedJSON)] = [
                 ("fontFamily", .string(style.families.joined(separator: ", "))),
-                ("fontWeight", .string(String(style.weight.rawValue) + (style.italic ? " Italic" : ""))),
+                ("fontWeight", .string(tokensStudioWeight(style.weight, italic: style.italic))),
                 ("fontSize", .string(number(style.size))),
                 ("lineHeight", .string(number(percent) + "%")),
                 ("letterSpacing", .string(spacing)),
@@ -241,6 +242,18 @@ extension ThemeExport {
     }
 
     /// Tokens Studio's word for a case: `small-caps` for small capitals, else the CSS one.
+    /// A weight as the plugin writes it: a number string (`"600"`), which it turns into the
+    /// face's style name, or for an italic the style name Figma gives the face (`"Semi Bold
+    /// Italic"`, `"Italic"` at 400), since a number with `Italic` after it names no style.
+    static func tokensStudioWeight(_ weight: FontWeight, italic: Bool) -> String {
+        guard italic else { return String(weight.rawValue) }
+        let names = [
+            "Thin", "Extra Light", "Light", "", "Medium", "Semi Bold", "Bold", "Extra Bold", "Black",
+        ]
+        let index = max(0, min(names.count - 1, (weight.rawValue + 50) / 100 - 1))
+        return names[index].isEmpty ? "Italic" : names[index] + " Italic"
+    }
+
     static func tokensStudioCase(_ textCase: TextCase) -> String {
         textCase == .smallCaps ? "small-caps" : textCase.rawValue
     }

@@ -20,9 +20,9 @@ import Foundation
 ///   strings `"16px"` (2022 draft); bare numbers are px. Line height: a number or unitless string
 ///   is a multiplier of the font size (DTCG) → ``LineHeight/relativeToSize(_:)``, except above 5,
 ///   which can only be px (Tokens Studio: unitless = px) → ``LineHeight/absolute(_:)``; `"150%"` (Figma,
-///   Tokens Studio) → `.relativeToSize(1.5)`; a dimension → ``LineHeight/absolute(_:)``;
+///   Tokens Studio) and `"1.5em"` → `.relativeToSize(1.5)`; a dimension → ``LineHeight/absolute(_:)``;
 ///   `"AUTO"`/`"normal"` → natural. Letter spacing: px/pt/rem → points, `"-2%"` → % of size,
-///   `"-0.02em"` → −2 %; zero → none. Weight: 1–1000, numeric strings, DTCG names and Figma style
+///   `"-0.02em"` → −2 %; zero and `"normal"` → none. Weight: 1–1000, numeric strings, DTCG names and Figma style
 ///   names (`"Semi Bold"`, `"Bold Italic"` → 700 + italic).
 /// - Roles: a token maps to the role named by its last path component, else the one before it
 ///   (`typography.body.regular` → Body), compared case/separator-insensitively with synonyms
@@ -688,17 +688,20 @@ struct TokenReader {
             } else if let text = lineHeightField.string, ["auto", "normal"].contains(text.lowercased()) {
                 style.lineHeight = nil
             } else if let text = lineHeightField.string, let (amount, unit) = ValueParsing.splitUnit(text), amount > 0,
-                unit == "%" || unit == ""
+                unit == "%" || unit == "" || unit.lowercased() == "em"
             {
+                // `1.5em` is 1.5 times the size, as CSS and Tokens Studio read it.
                 style.lineHeight =
                     unit == "%"
-                    ? .relativeToSize(amount / 100) : amount > 5 ? .absolute(amount) : .relativeToSize(amount)
+                    ? .relativeToSize(amount / 100)
+                    : amount > 5 && unit.isEmpty ? .absolute(amount) : .relativeToSize(amount)
             } else if let pt = ValueParsing.points(lineHeightField), pt > 0 {
                 style.lineHeight = .absolute(pt)
             } else {
                 refuse(
                     lineHeightField.position,
-                    "token '\(name)': lineHeight must be a multiplier (1.5), a percentage (\"150%\") or a dimension "
+                    "token '\(name)': lineHeight must be a multiplier (1.5, \"1.5em\"), a percentage (\"150%\") or a "
+                        + "dimension "
                         + "(\"24px\"), not \(lineHeightField.typeName)"
                 )
             }
@@ -709,7 +712,10 @@ struct TokenReader {
             style.kerning = nil
         }
         if let ls = field["letterSpacing"] {
-            if let spacing = ValueParsing.letterSpacing(ls) {
+            if ls.string?.lowercased() == "normal" {
+                // CSS's `normal`: the face's own spacing.
+                style.tracking = nil
+            } else if let spacing = ValueParsing.letterSpacing(ls) {
                 style.tracking = spacing.points(atSize: 1) == 0 ? nil : spacing
             } else {
                 refuse(
@@ -791,6 +797,16 @@ struct TokenReader {
         if let caseField = field["textCase"], caseField.string?.lowercased() != "none" {
             if let text = caseField.string, let textCase = TextCase(name: text) {
                 style.textCase = textCase
+            } else if let text = caseField.string,
+                ["smallcapsforced", "allsmallcaps"].contains(TextRole.normalizedKey(text))
+            {
+                // Tokens Studio's `small_caps_forced`, CSS's `all-small-caps`: capitals as small
+                // capitals too (OpenType `c2sc`), which a role does not set; its lower case is.
+                style.textCase = .smallCaps
+                warn(
+                    caseField.position,
+                    "token '\(name)': textCase '\(text)' is set as small-caps: lower-case letters as small "
+                        + "capitals, capitals as they are")
             } else {
                 refuse(
                     caseField.position,

@@ -63,7 +63,7 @@ enum WatchCommand {
                 if unchanged > 0, !args.has("--quiet") {
                     Messages.error("(\(unchanged) warning\(unchanged == 1 ? "" : "s") as before, not repeated)")
                 }
-                if format == .text {
+                if format == .text, !args.has("--quiet") {
                     let why = changed.isEmpty ? "" : "\(changed.map(shortName).joined(separator: ", ")) changed; "
                     Messages.error(
                         "[\(clock())] \(why)rendered in \(String(format: "%.2f", Date().timeIntervalSince(start))) "

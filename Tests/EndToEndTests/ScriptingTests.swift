@@ -58,7 +58,22 @@ import Testing
         let completed = try PDFProbe.run("bash", ["-c", probe])
         #expect(completed.output.contains("--paper"), "\(completed.output)")
         #expect(completed.output.contains("a4"), "\(completed.output)")
-        #expect(try typeset(["completions", "zsh"]).output.hasPrefix("#compdef typeset"))
+        // Each command's own values: `theme` offers every theme command, `theme export --format`
+        // the export formats (it offered render's pdf png svg), `specimen --compare` the themes.
+        func completion(_ words: [String]) throws -> String {
+            let script =
+                "source \(dir)/typeset.bash; COMP_WORDS=(\(words.joined(separator: " "))); "
+                + "COMP_CWORD=\(words.count - 1); _typeset; echo \"${COMPREPLY[*]}\""
+            return try PDFProbe.run("bash", ["-c", script]).output
+        }
+        let themeWords = try completion(["typeset", "theme", "''"])
+        #expect(["import", "check", "list", "show", "export", "diff"].allSatisfy(themeWords.contains), "\(themeWords)")
+        let formats = try completion(["typeset", "theme", "export", "hig", "--format", "''"])
+        #expect(formats.contains("tokens-studio") && !formats.contains("png"), "\(formats)")
+        #expect(try completion(["typeset", "render", "x.md", "--format", "''"]).contains("png"))
+        #expect(try completion(["typeset", "specimen", "--compare", "''"]).contains("pretendard"))
+        let zsh = try typeset(["completions", "zsh"]).output
+        #expect(zsh.hasPrefix("#compdef typeset") && zsh.contains("_values subcommand import check list show export diff"))
         let version = try typeset(["--version"])
         #expect(
             version.output.range(of: #"^typeset \d+\.\d+\.\d+ \([^)]+\)"#, options: .regularExpression) != nil,

@@ -108,6 +108,10 @@ import Testing
         try write("Text with [x]{weight=heavyish}.\n", dir + "/w.md")
         let run = try typeset(["watch", dir + "/w.md", "-o", dir + "/w.pdf", "--renders", "1"])
         #expect(run.status == 0 && run.output.contains("weight"), "\(run.output)")
+        #expect(run.output.contains("rendered in"), "\(run.output)")
+        // `-q`: no warnings and no progress (the progress line was printed).
+        let quiet = try typeset(["watch", dir + "/w.md", "-o", dir + "/w.pdf", "--renders", "1", "-q"])
+        #expect(quiet.status == 0 && quiet.output.isEmpty, "\(quiet.output)")
         // Two renders of the same text in one watch: the warning is printed once.
         let process = try PDFProbe.start(
             Render.binary, ["watch", dir + "/w.md", "-o", dir + "/w2.pdf", "--renders", "2"],

@@ -188,6 +188,27 @@ import Typography
         }
     }
 
+    /// Typography tokens that map to no role make no theme, and the error says why and what to
+    /// do (it said "no typography tokens found" after warning that they were found but not
+    /// mapped); with `--map` they make one.
+    @Test func typographyTokensThatMapToNoRoleAreSaidToBeUnmapped() throws {
+        let dir = try Render.scratchFolder("token-unmapped")
+        let tokens = dir + "/tokens.json"
+        try """
+        {"text": {"hero": {"$type": "typography", "$value": {"fontFamily": "Inter", "fontSize": "40px",
+          "fontWeight": 700, "lineHeight": 1.2}},
+          "paragraph": {"$type": "typography", "$value": {"fontFamily": "Inter", "fontSize": "16px",
+          "fontWeight": 400, "lineHeight": 1.5}}}}
+        """.write(toFile: tokens, atomically: false, encoding: .utf8)
+        let unmapped = try typeset(["theme", "import", tokens, "-o", dir + "/t.json"])
+        #expect(unmapped.status == 1 && unmapped.output.contains("no typography token maps to a role"), "\(unmapped)")
+        #expect(!unmapped.output.contains("no typography tokens found"), "\(unmapped.output)")
+        let mapped = try typeset([
+            "theme", "import", tokens, "-o", dir + "/t.json", "--map", "text.hero=display", "--map", "text.paragraph=body",
+        ])
+        #expect(mapped.status == 0, "\(mapped.output)")
+    }
+
     /// `theme export --format dtcg` and `tokens-studio`, imported back with `theme import`,
     /// give a theme that `theme show` prints with the same roles and colours as the original.
     @Test(arguments: ["dtcg", "tokens-studio"]) func exportedTokensImportBackAsTheSameTheme(format: String) throws {

@@ -58,6 +58,23 @@ import Testing
             })
     }
 
+    /// Values design tools write that were refused, each now read: Tokens Studio's
+    /// `small_caps_forced` and CSS's `all-small-caps` (as small caps, with a warning), a line
+    /// height in em (1.5 × the size), letter spacing `normal` (none).
+    @Test func designToolsOtherSpellingsAreRead() throws {
+        let json = """
+            {"body": {"$type": "typography", "$value": {"fontFamily": "Inter", "fontSize": "16px",
+              "lineHeight": "1.5em", "letterSpacing": "normal", "textCase": "small_caps_forced"}},
+             "caption": {"$type": "typography", "$value": {"fontFamily": "Inter", "fontSize": "12px",
+              "lineHeight": "1.25EM", "textCase": "all-small-caps"}}}
+            """
+        let (theme, warnings) = try TokenImporter.importTokens(Data(json.utf8), file: "t.json")
+        #expect(theme[.body].lineHeight == .relativeToSize(1.5) && theme[.body].tracking == nil)
+        #expect(theme[.body].textCase == .smallCaps && theme[.caption].textCase == .smallCaps)
+        #expect(theme[.caption].lineHeight == .relativeToSize(1.25))
+        #expect(warnings.filter { $0.contains("is set as small-caps") }.count == 2, "\(warnings)")
+    }
+
     @Test func explicitMappingWins() throws {
         let (theme, warnings) = try TokenImporter.importTokens(
             Data(tokensStudioExport.utf8), file: "tokens.json",
