@@ -75,7 +75,9 @@ enum OptionTable {
     static let document: [OptionSpec] = [
         OptionSpec(name: "--justify", help: "justify paragraphs (never the last line)"),
         OptionSpec(name: "--toc", help: "a table of contents after the title block (or at the top when there is none)"),
-        OptionSpec(name: "--no-tags", help: "no structure tags, language or alt text: an inaccessible PDF (larger: the tagged file is the smaller)"),
+        OptionSpec(
+            name: "--no-tags",
+            help: "no structure tags, language or alt text: an inaccessible PDF, and a larger one than the tagged"),
         OptionSpec(
             name: "--pdf-standard", value: "LIST",
             help: "standards the PDF must meet, comma-separated: ua-1, a-2b, a-2u, a-3b (an error when it cannot)",

@@ -73,7 +73,8 @@ import Testing
         #expect(try completion(["typeset", "render", "x.md", "--format", "''"]).contains("png"))
         #expect(try completion(["typeset", "specimen", "--compare", "''"]).contains("pretendard"))
         let zsh = try typeset(["completions", "zsh"]).output
-        #expect(zsh.hasPrefix("#compdef typeset") && zsh.contains("_values subcommand import check list show export diff"))
+        #expect(
+            zsh.hasPrefix("#compdef typeset") && zsh.contains("_values subcommand import check list show export diff"))
         let version = try typeset(["--version"])
         #expect(
             version.output.range(of: #"^typeset \d+\.\d+\.\d+ \([^)]+\)"#, options: .regularExpression) != nil,

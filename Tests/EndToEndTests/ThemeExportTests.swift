@@ -204,7 +204,8 @@ import Typography
         #expect(unmapped.status == 1 && unmapped.output.contains("no typography token maps to a role"), "\(unmapped)")
         #expect(!unmapped.output.contains("no typography tokens found"), "\(unmapped.output)")
         let mapped = try typeset([
-            "theme", "import", tokens, "-o", dir + "/t.json", "--map", "text.hero=display", "--map", "text.paragraph=body",
+            "theme", "import", tokens, "-o", dir + "/t.json", "--map", "text.hero=display", "--map",
+            "text.paragraph=body",
         ])
         #expect(mapped.status == 0, "\(mapped.output)")
     }
