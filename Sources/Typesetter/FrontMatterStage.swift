@@ -36,7 +36,9 @@ struct FrontMatter {
         let smart = MarkdownParser.smartPunctuation(metadata)
         let title = metadata.title.map { FrontMatterText.plain($0, smart: smart) } ?? survey.firstHeading
         let running = RunningText(
-            theme: theme, title: title ?? "", date: metadata.date ?? "",
+            theme: theme, title: title ?? "",
+            date: metadata.date
+                ?? Self.longDate(settings.options.creationDate ?? Typesetter.defaultCreationDate(), lang: metadata.lang),
             header: settings.options.header, footer: settings.options.footer ?? "{page}")
         // A page sets one line of running text: a title too long for it is shortened with an
         // ellipsis; a text that still takes more lines is named.
@@ -71,6 +73,18 @@ struct FrontMatter {
             + Self.runningTextWarnings(
                 fit, measure: theme.page.measure, metadata: metadata,
                 requested: settings.requested)
+    }
+
+    /// `date` written out in the document's language (`lang`, English without one), as LaTeX's
+    /// `\today` writes the day of the render: `December 6, 2026`, `2026년 12월 6일`. Read in UTC,
+    /// so a render with `SOURCE_DATE_EPOCH` prints the same day wherever it runs.
+    static func longDate(_ date: Date, lang: String?) -> String {
+        let formatter = DateFormatter()
+        formatter.locale = Locale(identifier: (lang ?? "en").trimmingCharacters(in: .whitespaces))
+        formatter.timeZone = TimeZone(identifier: "UTC")
+        formatter.dateStyle = .long
+        formatter.timeStyle = .none
+        return formatter.string(from: date)
     }
 
     /// `document` with its notes numbered after those of its title block

@@ -289,6 +289,22 @@ import Testing
         #expect(
             try typeset(["render", dir + "/a.md", "-o", dir + "/a.pdf", "--header", "{title} {page}/{pages} {date}"])
                 .status == 0)
+        // `{date}` is the front matter's date, else the day of the render (SOURCE_DATE_EPOCH, in
+        // UTC) in the document's language, as LaTeX's `\today`: it was empty.
+        for (front, lang, expected) in [
+            ("", "en", "December 6, 2025"), ("", "ko", "2025년 12월 6일"),
+            ("---\ndate: Draft 3\n---\n\n", "en", "Draft 3"),
+        ] {
+            try (front + "# Hi\n").write(toFile: dir + "/d.md", atomically: true, encoding: .utf8)
+            let dated = try PDFProbe.run(
+                "env",
+                [
+                    "SOURCE_DATE_EPOCH=1765000000", Render.binary, "render", dir + "/d.md", "-o", dir + "/d.pdf",
+                    "--footer", "{date}", "--lang", lang,
+                ])
+            #expect(dated.status == 0, "\(dated.output)")
+            #expect(try PDFProbe.text(dir + "/d.pdf").contains(expected), "\(lang) \(front)")
+        }
         // `{{` and `}}` are a literal brace each, as in Python's and .NET's format strings.
         let braces = try typeset(["render", dir + "/a.md", "-o", dir + "/b.pdf", "--footer", "{{x}} {page} {{page}}"])
         #expect(braces.status == 0, "\(braces.output)")
