@@ -35,10 +35,9 @@ struct FrontMatter {
         // their plain text (``FrontMatterText``).
         let smart = MarkdownParser.smartPunctuation(metadata)
         let title = metadata.title.map { FrontMatterText.plain($0, smart: smart) } ?? survey.firstHeading
+        let renderDay = settings.options.creationDate ?? Typesetter.defaultCreationDate()
         let running = RunningText(
-            theme: theme, title: title ?? "",
-            date: metadata.date
-                ?? Self.longDate(settings.options.creationDate ?? Typesetter.defaultCreationDate(), lang: metadata.lang),
+            theme: theme, title: title ?? "", date: metadata.date ?? Self.longDate(renderDay, lang: metadata.lang),
             header: settings.options.header, footer: settings.options.footer ?? "{page}")
         // A page sets one line of running text: a title too long for it is shortened with an
         // ellipsis; a text that still takes more lines is named.
