@@ -142,8 +142,9 @@ public enum ThemeJudgement {
     }
 
     /// `problems` without a position, each placed at the first place `text` writes what its
-    /// message names: the family (or other value) it quotes, the role it names, or the last
-    /// part of the key path it starts with (`page.blockSpacing` → `"blockSpacing"`).
+    /// message names: the family (or other value) it quotes, as a string or in a comma list, the
+    /// role it names, or the last part of the key path it starts with (`page.blockSpacing` →
+    /// `"blockSpacing"`).
     public static func located(_ problems: [ThemeProblem], text: String) -> [ThemeProblem] {
         problems.map { problem in
             guard problem.line == 0 else { return problem }
@@ -159,10 +160,16 @@ public enum ThemeJudgement {
             } else {
                 needle = ""
             }
-            guard !needle.isEmpty, let range = text.range(of: "\"\(needle)\"") else {
+            // Written as a string of its own, else as one name of a comma list (`"Roboto, Inter"`).
+            guard !needle.isEmpty,
+                let range = text.range(of: "\"\(needle)\"") ?? text.range(of: "\"\(needle),")
+                    ?? text.range(of: ", \(needle)\"") ?? text.range(of: ", \(needle),")
+            else {
                 return problem
             }
-            let before = text[..<range.lowerBound]
+            // At the string's quote, or at the name inside a list.
+            let start = text[range].first == "\"" ? range.lowerBound : text[range].range(of: needle)!.lowerBound
+            let before = text[..<start]
             var placed = problem
             let lines = before.lines()
             placed.line = lines.count

@@ -188,6 +188,23 @@ import Typography
         }
     }
 
+    /// A family that is not installed is warned about where it is written, in a comma list as
+    /// in an array (the comma list's warning had no position).
+    @Test func aMissingFamilyInACommaListIsPlaced() throws {
+        let dir = try Render.scratchFolder("token-family-list")
+        for (value, column) in [
+            ("\"Nosuchface, Inter\"", 48), ("\"Inter, Nosuchface\"", 56), ("[\"Nosuchface\", \"Inter\"]", 49),
+        ] {
+            let tokens = dir + "/f.json"
+            try """
+            {"typography": {"body": {"$type": "typography",
+              "$value": {"fontSize": "16px", "fontFamily": \(value), "lineHeight": "24px"}}}}
+            """.write(toFile: tokens, atomically: false, encoding: .utf8)
+            let checked = try typeset(["theme", "check", tokens])
+            #expect(checked.output.contains("f.json:2:\(column): warning: family 'Nosuchface'"), "\(checked.output)")
+        }
+    }
+
     /// Typography tokens that map to no role make no theme, and the error says why and what to
     /// do (it said "no typography tokens found" after warning that they were found but not
     /// mapped); with `--map` they make one.
