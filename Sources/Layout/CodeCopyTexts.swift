@@ -65,8 +65,11 @@ struct CodeCopyTexts {
         // word wider than the line, which goes whole to the next drawn line, the space left at
         // the wrap undrawn) draws no glyph, and poppler drops the replacement text of a span
         // without one: such a line copies as its glyphs read.
+        // A line holding right-to-left text is drawn in pieces in reading order, which carry no
+        // replacement text: it copies as its glyphs read, every drawn line of it (its drawn
+        // lines after the first copied as nothing, and the first's glyphs alone were read).
         guard !shaped.text.isEmpty, !(wrapped && shaped.text.allSatisfy(\.isWhitespace)),
-            wrapped || empties != (0, 0) || Self.copiesOtherwise(written)
+            wrapped || empties != (0, 0) || Self.copiesOtherwise(written), !Self.holdsRightToLeft(written)
         else { return nil }
         lineCopiesAsWritten = true
         let before = String(repeating: "\n", count: empties.before)
@@ -89,6 +92,17 @@ struct CodeCopyTexts {
         }
         if previousIsSpace && !line.isEmpty { return true }
         return !isASCII && line.unicodeScalars.contains { $0.properties.isDefaultIgnorableCodePoint }
+    }
+
+    /// Whether `line` holds right-to-left letters (not the byte order mark that ends their
+    /// presentation forms' block) or a control that sets text right to left (RLE, RLO, RLI,
+    /// RLM: UAX #9), which Pango draws in runs out of their logical order.
+    static func holdsRightToLeft(_ line: Substring) -> Bool {
+        line.utf8.contains { $0 >= 0xC0 }
+            && line.unicodeScalars.contains {
+                ($0 != "\u{FEFF}" && ParagraphComposer.isRightToLeft($0))
+                    || ["\u{202B}", "\u{202E}", "\u{2067}", "\u{200F}"].contains($0)
+            }
     }
 
     /// `text`'s lines, split at line feeds, each without a carriage return before its line

@@ -74,6 +74,20 @@ import Testing
         #expect(["Lead", "a", "b", "key", "value", "abcd", "x", "y", "end."].allSatisfy(words.contains), "\(words)")
     }
 
+    /// A wrapped code line holding right-to-left text keeps every word when copied: its drawn
+    /// lines after the first copied as nothing, while the first, drawn in pieces in reading
+    /// order, copied as its own glyphs (a fuzz case lost `hotel`). Members: Hebrew, Arabic, and
+    /// Latin set right to left by RLO.
+    @Test(arguments: ["print(\"שלום\")", "x = \"مرحبا\"", "s = \"\u{202E}abc\u{202C}\""])
+    func aWrappedLineWithRightToLeftTextKeepsEveryWord(_ opening: String) throws {
+        // Words none of which holds another (`w1x` is not in `w10x`): poppler may join the first
+        // to the right-to-left text before it.
+        let words = (0..<120).map { $0 == 60 ? "hotel" : "w\($0)x" }
+        let code = opening + " " + words.joined(separator: " ") + "\n"
+        let copied = try Self.copied(code, language: "python", name: "rtl-\(abs(opening.hashValue) % 1000)")
+        #expect(words.allSatisfy(copied.contains), "\(words.filter { !copied.contains($0) })")
+    }
+
     /// A source line with CRLF line ends copies with its tab, its lines apart.
     @Test func aCRLFSourceCopiesAsWritten() throws {
         let code = "all: app\n\tcc -o app main.c\n\t@echo done\n"
