@@ -288,7 +288,8 @@ public enum ImageProbe {
     }
 
     /// Whether `path` holds an SVG document (an `<svg` root within its first ``svgProlog``
-    /// bytes, read 4 KiB at a time until the tag is found); false for anything but a regular file.
+    /// bytes, read 4 KiB at a time until the tag is found); false for a raster picture (its first
+    /// bytes) and for anything but a regular file.
     public static func isSVG(_ path: String) -> Bool {
         guard let file = try? FileReader.open(path, limit: FileReader.imageLimit) else { return false }
         let handle = FileHandle(fileDescriptor: file.descriptor, closeOnDealloc: true)
@@ -297,20 +298,16 @@ public enum ImageProbe {
             // The chunk and the three bytes before it: a tag may stand across two chunks.
             let start = max(0, read.count - 3)
             read += data
-            if containsSVGTag(read[start...]) { return !isBinaryImage(read) }
+            // A raster picture is known by its first bytes: the rest of it is not read.
+            if start == 0, opensAsRaster(read) { return false }
+            if containsSVGTag(read[start...]) { return true }
         }
         return false
     }
 
     /// How far into a file its `<svg` root may start, bytes: 1 MiB, room for the XML declaration,
-    /// comments and a document type declaration before it (a licence comment of 8 KB before
-    /// `<svg` was refused when only the first 4 KiB were read).
+    /// comments (a licence of several kilobytes) and a document type declaration before it.
     static let svgProlog = 1 << 20
-
-    /// Whether `bytes` start as a PNG or a JPEG does.
-    private static func isBinaryImage(_ bytes: [UInt8]) -> Bool {
-        bytes.starts(with: [0x89, 0x50, 0x4E, 0x47]) || bytes.starts(with: [0xFF, 0xD8])
-    }
 
     /// Whether `bytes` hold `<svg` (a byte search: a PNG's or JPEG's binary header is not
     /// decoded as text).
