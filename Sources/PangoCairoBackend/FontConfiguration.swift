@@ -61,26 +61,31 @@ public final class FontConfiguration: @unchecked Sendable {
     /// are scanned within `allowed` (a render's ``Sandbox/folders``; nil: anywhere): only the
     /// files that resolve inside those folders are added (``FontFolderScan/scan(_:within:)``).
     /// `folders`, which the user named, are not confined.
+    /// - Returns: the configuration, and the folders whose walk stopped at
+    ///   ``FontFolderScan/maxEntries`` or ``FontFolderScan/maxDepth`` (their fonts past that
+    ///   point are not added).
     /// - Throws: ``BackendError/fontFolder(path:reason:)`` when a folder cannot be read or is
     ///   no folder of fonts.
     public static func including(
         folders: [String], documentFolders: [String] = [], within allowed: [String]? = nil
-    ) throws -> FontConfiguration {
-        guard !folders.isEmpty || !documentFolders.isEmpty else { return system }
+    ) throws -> (configuration: FontConfiguration, cutShort: [String]) {
+        guard !folders.isEmpty || !documentFolders.isEmpty else { return (system, []) }
         let scans = documentFolders.map { ($0, allowed) } + folders.map { ($0, nil as [String]?) }
         var files: [FontFile] = []
+        var cutShort: [String] = []
         for (folder, confinement) in scans {
             let found: FontFolderScan.Result
             do { found = try FontFolderScan.scan(folder, within: confinement) } catch {
                 throw BackendError.fontFolder(path: folder, reason: error.reason)
             }
+            if found.truncated { cutShort.append(folder) }
             if let confinement {
                 files += found.files.compactMap { HeldFonts.shared.file(at: $0, within: confinement) }
             } else {
                 files += found.files.map(FontFile.init(path:))
             }
         }
-        return Made.shared.configuration(for: files)
+        return (Made.shared.configuration(for: files), cutShort)
     }
 
     /// A setup no render holds, or a new one. On a thread in a lane (a render's, whose

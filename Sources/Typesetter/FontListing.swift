@@ -19,7 +19,7 @@ public enum FontListing {
     /// real faces) names the family it resolves to.
     /// - Throws: ``TypesetError/fontFolder(path:reason:)`` for a folder that cannot be read.
     public static func families(including folders: [String] = []) throws -> [Family] {
-        let fonts = try Typesetter.fontSession(folders: folders)
+        let fonts = try Typesetter.fontSession(folders: folders).session
         return FontLibrary.families(in: fonts).sorted { $0.name.lowercased() < $1.name.lowercased() }.map { family in
             let faces = family.faces.filter { !$0.synthesized }.sorted {
                 ($0.weight, $0.italic ? 1 : 0) < ($1.weight, $1.italic ? 1 : 0)

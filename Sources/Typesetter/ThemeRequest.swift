@@ -117,16 +117,16 @@ extension Typesetter {
         if !outOfRange.isEmpty {
             throw TypesetError.invalidTheme(problems: outOfRange.map { "\(request.theme ?? "default"): \($0)" })
         }
-        var warnings: [String] = []
         for folder in theme.fontFolders where request.sandbox.map({ !$0.permits(folder) }) ?? false {
             let message = "is outside the folders this render may read (\(request.sandbox?.description ?? ""))"
             throw TypesetError.invalidTheme(problems: ["\(name): fontFolders: '\(folder)' \(message); not read"])
         }
         // The theme's folders are scanned within the sandbox of the document that named it:
         // each font file must itself lie inside, not only the folder.
-        let fonts = try fontSession(
+        let (fonts, folderWarnings) = try fontSession(
             folders: request.fontFolders, documentFolders: theme.fontFolders, within: request.sandbox?.folders)
         let installed = FontCatalog(fonts)
+        var warnings = folderWarnings
         if let file {
             let fonts = ThemeJudgement.fontProblems(
                 of: theme, file: file.path, text: file.text,
@@ -210,14 +210,22 @@ extension Typesetter {
     /// (``FontConfiguration``), for one render: other renders, with other folders, do not see
     /// them. The files of `documentFolders` (folders a document named) must each lie inside
     /// `allowed` (nil: anywhere); those of `folders` (the user's) are not confined.
+    /// - Returns: the session, and a warning for each folder whose walk stopped short
+    ///   (``FontFolderScan/maxEntries`` entries or ``FontFolderScan/maxDepth`` levels).
     /// - Throws: ``TypesetError/fontFolder(path:reason:)`` for a folder that cannot be read or
     ///   holds no fonts.
     static func fontSession(
         folders: [String], documentFolders: [String] = [], within allowed: [String]? = nil
-    ) throws -> FontSession {
+    ) throws -> (session: FontSession, warnings: [String]) {
         do {
-            return FontSession(
-                try FontConfiguration.including(folders: folders, documentFolders: documentFolders, within: allowed))
+            let (configuration, cutShort) = try FontConfiguration.including(
+                folders: folders, documentFolders: documentFolders, within: allowed)
+            let warnings = cutShort.map { folder in
+                "font folder '\(folder)': the search for fonts stopped after "
+                    + "\(FontFolderScan.maxEntries.formatted()) entries or \(FontFolderScan.maxDepth) levels of "
+                    + "subfolders; fonts past them are not used"
+            }
+            return (FontSession(configuration), warnings)
         } catch BackendError
             .fontFolder(let path, let reason)
         {

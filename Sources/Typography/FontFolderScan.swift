@@ -10,8 +10,10 @@ import Foundation
 /// - Nothing under /proc, /sys or /dev is entered (the kernel's process, device and driver
 ///   files, of which some never end or block when read): a folder given there is refused, a
 ///   link into them skipped.
-/// - Only regular files of at most ``FileReader/fontLimit`` bytes are kept; FIFOs, devices and
-///   sockets are skipped unopened.
+/// - Only regular files of at most ``FileReader/fontLimit`` bytes named as font files are kept
+///   (``fontExtensions``, as Typst's font search keeps them): a folder of other files, or a
+///   link to `/`, hands nothing else on to be opened. FIFOs, devices and sockets are skipped
+///   unopened.
 /// - The walk stops at ``maxDepth`` levels and ``maxEntries`` entries looked at.
 /// - A folder a document named (a theme's `fontFolders` under a render's root) is scanned
 ///   within the render's folders (``scan(_:within:)``): every file kept and every subfolder
@@ -23,10 +25,25 @@ public enum FontFolderScan {
     public static let maxDepth = 16
     /// The most folder entries looked at in one scan.
     public static let maxEntries = 200_000
+    /// The name endings of the font files FreeType opens, compared without case: TrueType and
+    /// OpenType faces and collections, WOFF and WOFF2, PostScript Type 1, and the bitmap
+    /// formats BDF, PCF (also gzip-compressed) and PFR.
+    public static let fontExtensions: Set<String> = [
+        "ttf", "otf", "ttc", "otc", "woff", "woff2", "pfb", "pfa", "t1", "bdf", "pcf", "pfr", "pcf.gz",
+    ]
+
+    /// Whether `name` ends as a font file does (``fontExtensions``).
+    public static func isFontFileName(_ name: String) -> Bool {
+        let lowered = name.lowercased()
+        guard let dot = lowered.lastIndex(of: ".") else { return false }
+        let ending = String(lowered[lowered.index(after: dot)...])
+        return fontExtensions.contains(ending) || (ending == "gz" && lowered.hasSuffix(".pcf.gz"))
+    }
 
     /// What a scan found: the font files, and the entries it passed over and why.
     public struct Result: Sendable {
-        /// Regular files, in the order found (folders sorted by name).
+        /// Regular files, in the order found: a folder's own files by name, then its subfolders'
+        /// (each sorted by name).
         public var files: [String] = []
         /// Whether the walk stopped at ``maxEntries`` or ``maxDepth``.
         public var truncated = false
@@ -53,8 +70,6 @@ public enum FontFolderScan {
         }
         guard access(folder, R_OK | X_OK) == 0 else { throw FileReader.Failure(reason: "permission denied") }
         var result = Result()
-        var visited = Set<FileIdentity>()
-        var entries = 0
         var walk = Walk(allowed: allowed)
         walk.walk(folder, depth: 0, identity: FileIdentity(info), into: &result)
         return result
@@ -101,13 +116,18 @@ public enum FontFolderScan {
                 result.truncated = true
                 return
             }
-            guard let names = try? FileManager.default.contentsOfDirectory(atPath: folder) else { return }
-            for name in names.sorted() {
+            // A folder's own fonts come before its subfolders', so a walk cut short keeps them.
+            var subfolders: [(path: String, identity: FileIdentity)] = []
+            for (name, type) in Self.entries(of: folder) {
                 entries += 1
                 guard entries <= maxEntries else {
                     result.truncated = true
                     return
                 }
+                // A file not named as a font is passed over without a system call; a link or
+                // an entry of unknown type is looked up only when it may be a folder or a font.
+                let fontNamed = isFontFileName(name)
+                guard fontNamed || type != DT_REG else { continue }
                 let path = (folder as NSString).appendingPathComponent(name)
                 var info = stat()
                 guard stat(path, &info) == 0 else { continue }
@@ -115,10 +135,10 @@ public enum FontFolderScan {
                 case S_IFDIR:
                     // A subfolder that leads out of the allowed folders is not entered.
                     guard systemFolder(path) == nil, let inside = permitted(path) else { continue }
-                    walk(inside, depth: depth + 1, identity: FileIdentity(info), into: &result)
+                    subfolders.append((inside, FileIdentity(info)))
                 case S_IFREG:
                     // A file that resolves out of the allowed folders is never handed on to be opened.
-                    guard Int(info.st_size) <= FileReader.fontLimit, Int(info.st_size) > 0,
+                    guard fontNamed, Int(info.st_size) <= FileReader.fontLimit, Int(info.st_size) > 0,
                         let inside = permitted(path)
                     else { continue }
                     result.files.append(inside)
@@ -126,6 +146,27 @@ public enum FontFolderScan {
                     continue
                 }
             }
+            for subfolder in subfolders {
+                walk(subfolder.path, depth: depth + 1, identity: subfolder.identity, into: &result)
+                if result.truncated, entries > maxEntries { return }
+            }
+        }
+
+        /// The names in `folder` with their types as the directory gives them (`DT_DIR`,
+        /// `DT_REG`, `DT_LNK`, `DT_UNKNOWN`…), sorted by name; `.` and `..` left out, and
+        /// nothing for a folder that cannot be opened.
+        static func entries(of folder: String) -> [(name: String, type: Int32)] {
+            guard let directory = opendir(folder) else { return [] }
+            defer { closedir(directory) }
+            var found: [(name: String, type: Int32)] = []
+            while let entry = readdir(directory) {
+                let name = withUnsafeBytes(of: entry.pointee.d_name) { bytes in
+                    String(decoding: bytes.prefix { $0 != 0 }, as: UTF8.self)
+                }
+                guard name != ".", name != ".." else { continue }
+                found.append((name, Int32(entry.pointee.d_type)))
+            }
+            return found.sorted { $0.name < $1.name }
         }
     }
 

@@ -82,7 +82,8 @@ enum RenderCommand {
             report = try Typesetter.render(
                 document: parsed.document, diagnostics: parsed.diagnostics, to: target, options: options)
         } catch let error as TypesetError {
-            throw Self.usageError(adapting: error, options: options) ?? error
+            if let usage = Self.usageError(adapting: error, options: options) { throw usage }
+            throw ThemeOptions.namingOption(of: error, request: options.themeRequest, variables: variables)
         }
         report.diagnostics = variableWarnings + report.diagnostics
         if args.has("--verbose"), !parsed.document.metadata.unusedKeys.isEmpty {

@@ -35,7 +35,12 @@ enum SpecimenCommand {
         if output != "-", !ext.isEmpty, ext.lowercased() != "pdf" {
             throw UsageError("-o \(output): specimen writes a PDF, not .\(ext); name the file .pdf")
         }
-        let report = try Typesetter.renderSpecimen(request: request, options: options, to: output)
+        let report: RenderReport
+        do {
+            report = try Typesetter.renderSpecimen(request: request, options: options, to: output)
+        } catch let error as TypesetError {
+            throw ThemeOptions.namingOption(of: error, request: request)
+        }
         Messages.report(report, output: output, quiet: args.has("--quiet"), format: try Messages.Format(args))
     }
 

@@ -4,6 +4,31 @@ import Typography
 /// The options `render` and `specimen` share: which theme and how to adapt it, paper,
 /// strictness, verbosity.
 enum ThemeOptions {
+    /// `error` about a theme or font folder the command line named, saying which option gave
+    /// it (`--theme 'nosuch': no such theme …`, `-V theme 'nosuch': …`, `--fonts 'DIR': …`);
+    /// still a theme or font error (status 1). Other errors, and problems inside a theme file
+    /// (placed at their `file:line:column`), are returned as they are.
+    static func namingOption(of error: TypesetError, request: ThemeRequest, variables: [(String, String)] = [])
+        -> TypesetError
+    {
+        switch error {
+        case .invalidTheme(let problems):
+            guard problems.count == 1, let problem = problems.first else { return error }
+            let named: [(option: String, value: String?)] = [
+                ("--theme", request.theme), ("-V theme", variables.last { $0.0 == "theme" }?.1),
+            ]
+            for (option, value) in named {
+                guard let value, problem.hasPrefix("\(value): ") else { continue }
+                return .invalidTheme(problems: ["\(option) '\(value)': \(problem.dropFirst(value.count + 2))"])
+            }
+            return error
+        case .fontFolder(let path, let reason) where request.fontFolders.contains(path):
+            return .fontFolder(path: "--fonts '\(path)'", reason: reason)
+        default:
+            return error
+        }
+    }
+
     /// The theme request the options describe.
     /// - Throws: ``UsageError`` for an unknown size category or a malformed size adjustment.
     static func request(from args: ParsedArguments) throws -> ThemeRequest {

@@ -33,6 +33,34 @@ import Testing
         #expect(contents(dir).isEmpty)
     }
 
+    /// A theme or font folder the command line named that cannot be used is said to be that
+    /// option's value, in `render` and `specimen` alike, still a theme or font error (status 1).
+    @Test func anUnusableThemeOrFontFolderNamesItsOption() throws {
+        let dir = try temporaryFolder()
+        try "Text.\n".write(toFile: dir + "/doc.md", atomically: true, encoding: .utf8)
+        let cases: [(arguments: [String], message: String)] = [
+            (["--theme", "nosuch"], "typeset: --theme 'nosuch': no such theme: "),
+            (["--theme", dir + "/gone.json"], "typeset: --theme '\(dir)/gone.json': no such theme: "),
+            (["--fonts", dir + "/nofonts"], "typeset: --fonts '\(dir)/nofonts': cannot register font folder: "),
+            (["--fonts", dir + "/doc.md"], "typeset: --fonts '\(dir)/doc.md': cannot register font folder: "),
+            (["-V", "theme=nosuch"], "typeset: -V theme 'nosuch': no such theme: "),
+        ]
+        for (arguments, message) in cases {
+            let rendered = try typeset(["render", dir + "/doc.md", "-o", dir + "/doc.pdf"] + arguments)
+            #expect(rendered.status == 1 && rendered.output.hasPrefix(message), "\(arguments): \(rendered.output)")
+            guard arguments[0] != "-V" else { continue }
+            let specimen = try typeset(["specimen", "-o", dir + "/sheet.pdf"] + arguments)
+            #expect(specimen.status == 1 && specimen.output.hasPrefix(message), "\(arguments): \(specimen.output)")
+        }
+        #expect(contents(dir) == ["doc.md"])
+        // A folder whose walk stops short is a warning naming it; the render goes on.
+        let deep = dir + "/deep" + String(repeating: "/level", count: 18)
+        try FileManager.default.createDirectory(atPath: deep, withIntermediateDirectories: true)
+        let cut = try typeset(["render", dir + "/doc.md", "-o", dir + "/doc.pdf", "--fonts", dir + "/deep"])
+        #expect(cut.status == 0, "\(cut.output)")
+        #expect(cut.output.contains("warning: font folder '\(dir)/deep': the search for fonts stopped after"))
+    }
+
     @Test func missingOutputFolderIsAnErrorAndLeavesNothing() throws {
         let dir = try temporaryFolder()
         try "# Hi".write(toFile: dir + "/a.md", atomically: true, encoding: .utf8)

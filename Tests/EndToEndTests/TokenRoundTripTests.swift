@@ -273,7 +273,8 @@ import Testing
         for command in [["theme", "show"], ["theme", "export", "--format", "css"], ["render", "--theme"]] {
             let document = command[0] == "render" ? [dir + "/doc.md", "-o", dir + "/doc.pdf"] : []
             let missing = try typeset(command + [dir + "/nothing.json"] + document)
-            #expect(missing.status == 1 && missing.output.contains("nothing.json: no such theme"), "\(command)")
+            let named = command[0] == "render" ? "--theme '\(dir)/nothing.json': " : "nothing.json: "
+            #expect(missing.status == 1 && missing.output.contains(named + "no such theme"), "\(command)")
         }
     }
 }

@@ -22,7 +22,7 @@ import Typography
         let family = "Typeset Shared Face \(UInt32.random(in: 0..<1_000_000))"
         try Support.renamedFont(at: "/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf", family: family)
             .write(to: URL(fileURLWithPath: folder + "/Face.ttf"))
-        let configuration = try FontConfiguration.including(folders: [folder])
+        let configuration = try FontConfiguration.including(folders: [folder]).configuration
         let shaper = PangoShaper(session: FontSession(configuration))
         let before = CairoFaces.sharedFaceCount
         let font = FontSpec(families: [family], size: 12.5)

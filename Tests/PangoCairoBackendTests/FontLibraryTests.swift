@@ -54,8 +54,8 @@ import Typography
         let sample = "Registered serif face"
         let before = installed.shape(Support.paragraph(sample, style), width: nil).lines[0].width
 
-        let configuration = try FontConfiguration.including(folders: [dir.path])
-        #expect(try FontConfiguration.including(folders: [dir.path]) === configuration, "made once")
+        let configuration = try FontConfiguration.including(folders: [dir.path]).configuration
+        #expect(try FontConfiguration.including(folders: [dir.path]).configuration === configuration, "made once")
         let session = FontSession(configuration)
         #expect(FontLibrary.families(in: session).contains { $0.name == family })
         #expect(FontLibrary.resolve(style.font, in: session).familyFound)
@@ -80,7 +80,7 @@ import Typography
         try #require(FileManager.default.fileExists(atPath: source))
         let family = "Typeset Test Sans \(UInt32.random(in: 0..<1_000_000))"
         try Support.renamedFont(at: source, family: family).write(to: dir.appendingPathComponent("TestSans.ttf"))
-        let configuration = try FontConfiguration.including(folders: [dir.path])
+        let configuration = try FontConfiguration.including(folders: [dir.path]).configuration
         var first: FontSession? = FontSession(configuration)
         let firstSetup = try #require(first?.setup)
         let second = FontSession(configuration)
@@ -117,7 +117,8 @@ import Typography
         try Support.renamedFont(at: sans, family: family).write(to: URL(fileURLWithPath: folder + "/Face.ttf"))
         try Support.renamedFont(at: serif, family: family).write(to: URL(fileURLWithPath: outside + "/Face.ttf"))
         let configuration = try FontConfiguration.including(
-            folders: [], documentFolders: [root + "/fonts"], within: [Sandbox.canonical(root)])
+            folders: [], documentFolders: [root + "/fonts"], within: [Sandbox.canonical(root)]
+        ).configuration
         try manager.moveItem(atPath: folder, toPath: root + "/fonts/kept")
         try manager.createSymbolicLink(atPath: folder, withDestinationPath: outside)
         let sample = "Checked face"

@@ -75,6 +75,26 @@ import Testing
         }
     }
 
+    /// Only files named as fonts are kept, whatever their case, and a folder holding other
+    /// files, or a link to `/`, hands nothing else on: `--fonts` on a folder linking to `/` took
+    /// 31 s opening every small file of the system as a font.
+    @Test func fontFolderScanKeepsFilesNamedAsFonts() throws {
+        let dir = try scratch("font-names")
+        for name in [
+            "a.TTF", "b.otf", "c.ttc", "d.woff2", "e.pcf.gz", "notes.txt", "README", "f.gz", "ttf", "g.ttf.bak",
+        ] {
+            #expect(FileManager.default.createFile(atPath: dir + "/" + name, contents: Data([1, 2, 3])))
+        }
+        try FileManager.default.createSymbolicLink(atPath: dir + "/all", withDestinationPath: "/")
+        let found = try FontFolderScan.scan(dir)
+        let (linked, own) = (
+            found.files.filter { $0.hasPrefix(dir + "/all/") }, found.files.filter { !$0.hasPrefix(dir + "/all/") }
+        )
+        #expect(own.map { ($0 as NSString).lastPathComponent } == ["a.TTF", "b.otf", "c.ttc", "d.woff2", "e.pcf.gz"])
+        #expect(Array(found.files.prefix(5)) == own, "a folder's own fonts before its subfolders'")
+        #expect(linked.allSatisfy { FontFolderScan.isFontFileName(($0 as NSString).lastPathComponent) })
+    }
+
     /// Temporary names stay within 255 bytes, cut at whole characters.
     @Test func temporaryNamesStayWithinTheLimit() {
         for name in [
