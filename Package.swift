@@ -66,7 +66,10 @@ let package = Package(
         // under /usr/include) that the TypesetSyntaxHighlighting shared library is built from.
         .target(
             name: "SyntaxHighlightingLibrary", dependencies: ["CQt5"],
-            linkerSettings: [.linkedLibrary("KF5SyntaxHighlighting"), .linkedLibrary("Qt5Core")]),
+            linkerSettings: [
+                .linkedLibrary("KF5SyntaxHighlighting"), .linkedLibrary("Qt5Core"),
+                .unsafeFlags(["-static-stdlib"]),
+            ]),
 
         // Pure Swift: the type-scale model, the document tree, style resolution, pagination.
         .target(name: "Typography"),

@@ -91,6 +91,8 @@ import Testing
         for stem in Self.highlighting {
             #expect(Self.loads(run.loaded, stem), "\(stem) was not loaded: \(run.loaded.sorted())")
         }
+        // `typeset` carries its Swift runtime; the library, which holds no Swift, loads no other.
+        #expect(!Self.loads(run.loaded, "libswiftCore"), "\(run.loaded.sorted())")
         let colours = Set(try PDFColoredText.read(run.pdf).map(\.color))
         #expect(colours.count >= 4, "\(colours)")
         #expect(try PDFProbe.text(run.pdf).contains("def area(radius):"))
