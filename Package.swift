@@ -63,7 +63,9 @@ let package = Package(
         // so a render without highlighted code never maps Qt.
         .target(name: "CSyntaxHighlighting", linkerSettings: [.linkedLibrary("dl")]),
         // The C++ over KSyntaxHighlighting (no pkg-config file, its headers are named by their path
-        // under /usr/include) that the TypesetSyntaxHighlighting shared library is built from.
+        // under /usr/include) that the TypesetSyntaxHighlighting shared library is built from. It
+        // holds no Swift: linked with the static Swift runtime, it takes none of it, and loading it
+        // loads no second runtime beside the one in `typeset` (highlighting.cpp, at its end).
         .target(
             name: "SyntaxHighlightingLibrary", dependencies: ["CQt5"],
             linkerSettings: [
