@@ -151,15 +151,65 @@ public struct SourcePositions: Hashable, Sendable {
                 Self.firstIndex(of: needle, in: text, from: from, to: min(text.count, from + window))
                 ?? (from > start
                     ? Self.firstIndex(of: needle, in: text, from: start, to: min(text.count, start + window)) : nil)
+            let end = min(text.count, from + (1 << 16))
             guard
                 let (found, length) = whole.map({ ($0, needle.count) })
-                    ?? Self.longestPrefix(of: needle, in: text, from: from, to: min(text.count, from + (1 << 16)))
+                    ?? firstEscaped(needle, in: text, from: from, to: end)
+                    ?? Self.longestPrefix(of: needle, in: text, from: from, to: end)
             else { return diagnostic }
             resumeAt[location] = found + length
             var placed = diagnostic
             placed.location = self.location(ofOffset: found, file: location.file)
             return placed
         }
+    }
+
+    /// Where `needle` is first written in `from..<to` with some of its characters escaped as
+    /// Markdown and HTML write them — a backslash before ASCII punctuation (`a\_b.png`), an
+    /// entity or numeric character reference (`a&amp;b.png`, `&#x26;`) — and how many bytes
+    /// it takes there; nil when it is not.
+    func firstEscaped(_ needle: [UInt8], in text: [UInt8], from: Int, to: Int) -> (Int, Int)? {
+        guard let first = needle.first else { return nil }
+        var start = from
+        while start < to {
+            let byte = text[start]
+            if byte == first || byte == 0x5C || byte == 0x26, let end = escapedEnd(needle, in: text, at: start, to: to)
+            {
+                return (start, end - start)
+            }
+            start += 1
+        }
+        return nil
+    }
+
+    /// The offset just past `needle` written from `start` with escapes
+    /// (``firstEscaped(_:in:from:to:)``), within `to`; nil when it is not written there.
+    private func escapedEnd(_ needle: [UInt8], in text: [UInt8], at start: Int, to: Int) -> Int? {
+        var offset = start
+        var matched = 0
+        while matched < needle.count {
+            guard offset < to else { return nil }
+            let byte = text[offset]
+            // A reference or an escape is read as what it writes before `&` or `\` as itself.
+            if byte == 0x26, let semicolon = text[offset..<min(to, offset + 33)].firstIndex(of: 0x3B),
+                let decoded = decodeReference?(Array(text[offset...semicolon])), !decoded.isEmpty,
+                decoded != Array(text[offset...semicolon]), needle[matched...].starts(with: decoded)
+            {
+                offset = semicolon + 1
+                matched += decoded.count
+            } else if byte == 0x5C, offset + 1 < to, text[offset + 1] == needle[matched],
+                SourceCursor.isASCIIPunctuation(needle[matched])
+            {
+                offset += 2
+                matched += 1
+            } else if byte == needle[matched] {
+                offset += 1
+                matched += 1
+            } else {
+                return nil
+            }
+        }
+        return offset
     }
 
     /// Where the longest start of `needle` found in `from..<to` is, and its length: the start of

@@ -143,4 +143,34 @@ import Testing
         let missing = report.diagnostics.filter { $0.message.contains("not found") }
         #expect(missing.compactMap { $0.location.map { "\($0.line):\($0.column)" } }.sorted() == [one, two].sorted())
     }
+
+    /// An address written with escapes — a backslash before punctuation, an entity or numeric
+    /// character reference — is found where it is written, though the warning quotes it as
+    /// read: in a Markdown image, an HTML block's and a paragraph's `<img>`, and a link.
+    @Test func anEscapedAddressIsWarnedAboutWhereItIsWritten() throws {
+        let markdown = """
+            Intro.
+
+            ![x](a\\_b.png)
+
+            <img src="c&amp;d.png" alt="y">
+
+            A <img src="e&#x26;f.png" alt="z"> inline, and [a link](#no&amp;where) here.
+
+            See ![w](g\\(1\\).png) too.
+            """
+        let (_, report) = try Render.markdown(markdown, name: "escaped-address-positions")
+        let expected: [(quoted: String, written: String)] = [
+            ("a_b.png", "a\\_b.png"), ("c&d.png", "c&amp;d.png"), ("e&f.png", "e&#x26;f.png"),
+            ("#no&where", "#no&amp;where"), ("g(1).png", "g\\(1\\).png"),
+        ]
+        let placed = report.diagnostics.flatMap { diagnostic in
+            // Coalesced warnings name the places of the others: `also at 7:9 'e&f.png'`.
+            [diagnostic.location.map { "\($0.line):\($0.column)" } ?? ""]
+                + diagnostic.message.matches(of: /also at (\d+:\d+)/).map { String($0.1) }
+        }
+        for (quoted, written) in expected {
+            #expect(placed.contains(place(of: written, in: markdown)), "\(quoted): \(report.diagnostics)")
+        }
+    }
 }
