@@ -169,6 +169,8 @@ public enum ImageProbe {
         public var size: (width: Int, height: Int)?
         /// Why there is no size, as ``ImageProbe/problem(ofFile:)`` says it.
         public var problem: String?
+        /// For an SVG, the files it links to (``SVGWork/linkedFiles(_:)``), which are not read.
+        public var linkedFiles: [String] = []
         /// Whether the file opens with the signature of a raster format pictures are read in:
         /// PNG, JPEG, GIF, WebP, BMP or TIFF (a file of any other kind, a 200 MB file named
         /// `.png`, is refused without reading the rest of it).
@@ -235,7 +237,9 @@ public enum ImageProbe {
                 return .problem(
                     "is an SVG with no size: give its <svg> element width and height (not in %), or a viewBox")
             }
-            return .size(size.width, size.height)
+            var examination = Examination.size(size.width, size.height)
+            examination.linkedFiles = SVGWork.linkedFiles([UInt8](whole))
+            return examination
         }
         guard header.count > 24 else { return other }
         if header.starts(with: [0x89, 0x50, 0x4E, 0x47]) {

@@ -1,3 +1,5 @@
+import Foundation
+
 /// An estimate of the drawing work in an SVG document, read before librsvg parses it: the
 /// number of elements it draws once each reference that draws an element again is replaced by
 /// a copy of what it references. A `<use>` (SVG 1.1 §5.6), `<feImage>`, `<tref>` or `<pattern>`
@@ -306,5 +308,101 @@ public enum SVGWork {
             search = search[found.upperBound...]
         }
         return nil
+    }
+
+    /// The files the SVG `bytes` links to, as written, in the order found: the `href` (or
+    /// `xlink:href`) of an element that loads what it names (an `<image>`, a `<use>`, a
+    /// `<feImage>`, a `<pattern>`, a `<tref>`) and the `url(…)` and `@import` of attributes and
+    /// style sheets that name no element of the document itself (`#id`) and carry no data
+    /// (`data:`). A link (`<a href>`) loads nothing and is not one.
+    public static func linkedFiles(_ bytes: [UInt8]) -> [String] {
+        var found: [String] = []
+        func note(_ reference: Substring) {
+            let trimmed = reference.trimmingCharacters(in: .whitespacesAndNewlines)
+            guard !trimmed.isEmpty, !trimmed.hasPrefix("#"), !trimmed.lowercased().hasPrefix("data:") else { return }
+            found.append(trimmed)
+        }
+        let text = String(decoding: bytes, as: UTF8.self)
+        var search = text[...]
+        while let open = search.firstIndex(of: "<") {
+            let tag = search[search.index(after: open)...].prefix { $0 != ">" }
+            search = search[search.index(after: open)...]
+            let name = tag.prefix { !$0.isWhitespace && $0 != "/" }
+            let localName = name.split(separator: ":").last ?? name
+            if loadingReferences.contains(localName), let href = attribute("href", in: String(tag)) {
+                note(href[...])
+            }
+        }
+        // `url(…)` and `@import "…"` anywhere: in attributes, `style` and style sheets.
+        var rest = text[...]
+        while let opening = rest.range(of: "url(") {
+            let value = rest[opening.upperBound...].prefix { $0 != ")" }
+            note(value.trimmingCharacters(in: CharacterSet(charactersIn: " \"'"))[...])
+            rest = rest[opening.upperBound...]
+        }
+        rest = text[...]
+        while let opening = rest.range(of: "@import") {
+            let value = rest[opening.upperBound...].drop { $0 == " " }
+            if let quote = value.first, quote == "\"" || quote == "'" {
+                note(value.dropFirst().prefix { $0 != quote })
+            }
+            rest = rest[opening.upperBound...]
+        }
+        return found
+    }
+
+    /// Elements that load what their `href` names (SVG 1.1 §5.6, §5.7, §13.3, §15.18, §10.17).
+    static let loadingReferences: Set<Substring> = ["image", "use", "feImage", "tref", "pattern"]
+
+    /// `bytes` with each link element (`<a>`, SVG 1.1 §17.1) made a group (`<g>`), byte for
+    /// byte the same length: its content is drawn as before, and nothing of it is a link.
+    /// librsvg makes each `<a>` it draws a link of the PDF (a Cairo link tag), which is no
+    /// part of the document's structure and which the file's tagging cannot account for.
+    /// Comments and character data are left as they are.
+    public static func linksMadeGroups(_ bytes: [UInt8]) -> [UInt8] {
+        var result = bytes
+        var index = 0
+        let end = bytes.count
+        func startsAt(_ text: String, _ position: Int) -> Bool {
+            let pattern = Array(text.utf8)
+            return position + pattern.count <= end && bytes[position..<position + pattern.count].elementsEqual(pattern)
+        }
+        while index < end {
+            guard bytes[index] == UInt8(ascii: "<") else {
+                index += 1
+                continue
+            }
+            if startsAt("<!--", index) {
+                index = skipping(bytes, past: "-->", from: index + 4)
+                continue
+            }
+            if startsAt("<![CDATA[", index) {
+                index = skipping(bytes, past: "]]>", from: index + 9)
+                continue
+            }
+            // The element's name, after `<` or `</`, and the byte after it.
+            var nameStart = index + 1
+            if nameStart < end, bytes[nameStart] == UInt8(ascii: "/") { nameStart += 1 }
+            var nameEnd = nameStart
+            while nameEnd < end, !" \t\r\n/>".utf8.contains(bytes[nameEnd]) { nameEnd += 1 }
+            let name = bytes[nameStart..<nameEnd]
+            let localStart = (name.lastIndex(of: UInt8(ascii: ":")).map { $0 + 1 }) ?? nameStart
+            if nameEnd - localStart == 1, bytes[localStart] == UInt8(ascii: "a") {
+                result[localStart] = UInt8(ascii: "g")
+            }
+            index = max(nameEnd, index + 1)
+        }
+        return result
+    }
+
+    /// The offset just past the first `terminator` at or after `start` in `bytes`, or the end.
+    private static func skipping(_ bytes: [UInt8], past terminator: String, from start: Int) -> Int {
+        let pattern = Array(terminator.utf8)
+        var position = start
+        while position + pattern.count <= bytes.count {
+            if bytes[position..<position + pattern.count].elementsEqual(pattern) { return position + pattern.count }
+            position += 1
+        }
+        return bytes.count
     }
 }

@@ -243,14 +243,17 @@ extension ImageDecoder {
         RenderPictures.current.svgs = [:]
     }
 
-    /// The SVG at `path` parsed by librsvg, not kept; nil when it is refused or cannot be read.
+    /// The SVG at `path` parsed by librsvg, not kept, its links made groups
+    /// (``SVGWork/linksMadeGroups(_:)``); nil when it is refused or cannot be read.
     static func parseSVG(_ path: String) -> SVGDocument? {
         guard ImageProbe.problem(ofFile: path) == nil,
-            let bytes = try? FileReader.read(path, limit: FileReader.svgLimit, what: "an SVG image")
+            let read = try? FileReader.read(path, limit: FileReader.svgLimit, what: "an SVG image")
         else {
             return nil
         }
         var error: UnsafeMutablePointer<GError>?
+        // Its links drawn as what they hold, not made links of the PDF.
+        let bytes = SVGWork.linksMadeGroups([UInt8](read))
         let handle = bytes.withUnsafeBytes { all in
             rsvg_handle_new_from_data(all.baseAddress!.assumingMemoryBound(to: UInt8.self), UInt(all.count), &error)
         }

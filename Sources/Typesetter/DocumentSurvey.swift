@@ -83,6 +83,7 @@ struct DocumentSurvey {
                     headings.append((index, entry))
                 }
                 if let warning = ImageCheck.diagnostic(for: block) { images.append(warning) }
+                images += ImageCheck.linkWarnings(for: block)
                 index += 1
             }
         }

@@ -466,6 +466,37 @@ enum ImageCheck {
         return nil
     }
 
+    /// Warnings for the SVG pictures of `block`, the block's own and those inside its lines,
+    /// that link to other files (``ImageProbe/Examination/linkedFiles``): those files are never
+    /// read, so what they would draw is missing, and the warning says so, at the picture's
+    /// address.
+    static func linkWarnings(for block: StyledBlock) -> [Diagnostic] {
+        var pictures: [(path: String, written: String)] = []
+        if case .image(let image) = block.content, !image.path.isEmpty {
+            pictures.append(
+                (image.path, image.source.isEmpty ? (image.path as NSString).lastPathComponent : image.source))
+        }
+        for paragraph in block.paragraphs {
+            for run in paragraph.runs {
+                guard let picture = run.style.inlineImage else { continue }
+                pictures.append((picture.path, (picture.path as NSString).lastPathComponent))
+            }
+        }
+        return pictures.compactMap { picture in
+            guard picture.path.lowercased().hasSuffix(".svg") || picture.path.lowercased().hasSuffix(".svgz") else {
+                return nil
+            }
+            let links = ImageProbe.examine(picture.path).linkedFiles
+            guard let first = links.first else { return nil }
+            let others = links.count > 1 ? " and \(links.count - 1) more" : ""
+            return Diagnostic(
+                .warning,
+                "image '\(shown(picture.written))' links to '\(shown(first))'\(others), not drawn: files an SVG "
+                    + "links to are never read; embed them in it (a data: URL)",
+                at: block.location, kind: .image, subject: String(picture.written.prefix(24)))
+        }
+    }
+
     /// `path` as a warning quotes it: its first 60 characters, then an ellipsis.
     static func shown(_ path: String) -> String {
         path.count > 60 ? path.prefix(60) + "…" : path

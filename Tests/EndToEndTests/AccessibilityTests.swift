@@ -300,6 +300,36 @@ import Typesetter
         #expect(try PDFProbe.info(pdf)["Pages"] != "1", "the text runs onto a second page")
     }
 
+    /// A picture whose SVG holds links (`<a>`, as diagrams from Graphviz or draw.io do) is
+    /// drawn with what its links hold, and no link of the PDF comes from it: librsvg made each a
+    /// link annotation the structure could not account for, and the whole file was written
+    /// untagged. Block and inline pictures, `href` and `xlink:href`, a prefixed `svg:a`.
+    @Test func anSVGHoldingLinksLeavesTheDocumentTagged() throws {
+        let svg = Render.folder + "/linked-diagram.svg"
+        try """
+        <svg xmlns="http://www.w3.org/2000/svg" xmlns:xlink="http://www.w3.org/1999/xlink" \
+        xmlns:svg="http://www.w3.org/2000/svg" width="200" height="60">
+        <a xlink:href="https://svg.example/one"><rect width="90" height="60" fill="orange"/></a>
+        <a href="https://svg.example/two"><rect x="100" width="40" height="60" fill="teal"/></a>
+        <svg:a href="#inside"><rect x="150" width="40" height="60" fill="navy"/></svg:a>
+        <!-- <a href="https://in.a.comment/"> --><text x="5" y="50">Diagram text</text>
+        </svg>
+        """.write(toFile: svg, atomically: false, encoding: .utf8)
+        let markdown =
+            "# Diagram\n\n![A linked diagram](\(svg))\n\nInline ![it](\(svg)) and a [link](https://example.com).\n"
+        let (pdf, report) = try Render.markdown(markdown, name: "linked-diagram")
+        #expect(!report.diagnostics.contains { $0.message.contains("could not be tagged") }, "\(report.diagnostics)")
+        let tree = try Self.structure(pdf).all
+        #expect(tree.filter { $0.name == "Figure" }.count == 2 && tree.filter { $0.name == "Link" }.count == 1)
+        let links = try PDFProbe.run("pdfinfo", ["-url", pdf]).output
+        #expect(links.contains("https://example.com") && !links.contains("svg.example"), "\(links)")
+        // The linked shapes are drawn: orange, teal and navy are on the page.
+        let content = try PDFProbe.run("qpdf", ["--qdf", "--object-streams=disable", pdf, "-"]).output
+        for fill in ["1 0.647059 0 rg", "0 0.501961 0.501961 rg", "0 0 0.501961 rg"] {
+            #expect(content.contains(fill), "\(fill)")
+        }
+    }
+
     @Test func aParagraphAndATableContinuedOnTheNextPageStayOneElement() throws {
         let long = String(repeating: "A paragraph long enough to cross the page, 문단은 다음 쪽으로 이어집니다. ", count: 60)
         let rows = (1...70).map { "| row \($0) | value \($0) |" }.joined(separator: "\n")

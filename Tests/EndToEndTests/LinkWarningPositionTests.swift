@@ -173,4 +173,29 @@ import Testing
             #expect(placed.contains(place(of: written, in: markdown)), "\(quoted): \(report.diagnostics)")
         }
     }
+
+    /// An SVG that links to files, which are never read, is warned about at its address,
+    /// naming the first file and how many more: a figure and a picture inside a line. One whose
+    /// references are its own elements or `data:` URLs is not.
+    @Test func anSVGLinkingToFilesIsWarnedAboutAtItsAddress() throws {
+        let folder = try Render.scratchFolder("svg-links")
+        try """
+        <svg xmlns="http://www.w3.org/2000/svg" width="20" height="20"><image href="photo.png" width="9" height="9"/>\
+        <style>@import "sheet.css";</style></svg>
+        """.write(toFile: folder + "/linking.svg", atomically: false, encoding: .utf8)
+        try """
+        <svg xmlns="http://www.w3.org/2000/svg" width="20" height="20"><rect id="r" width="5" height="5"/>\
+        <use href="#r"/><image href="data:image/png;base64,AAAA"/></svg>
+        """.write(toFile: folder + "/own.svg", atomically: false, encoding: .utf8)
+        let markdown = "Intro.\n\n![A figure](linking.svg)\n\nInline ![own](own.svg) and ![again](linking.svg).\n"
+        var options = RenderOptions()
+        options.baseDirectory = folder
+        let (_, report) = try Render.markdown(markdown, name: "svg-links", options: options)
+        let warning = try #require(
+            report.diagnostics.first { $0.message.contains("links to") }, "\(report.diagnostics)")
+        #expect(warning.message.hasPrefix("image 'linking.svg' links to 'photo.png' and 1 more, not drawn"))
+        #expect(warning.location.map { "\($0.line):\($0.column)" } == place(of: "linking.svg", in: markdown))
+        #expect(warning.message.contains("also at 5:"), "\(warning.message)")
+        #expect(!report.diagnostics.contains { $0.message.contains("'own.svg'") }, "\(report.diagnostics)")
+    }
 }

@@ -166,4 +166,37 @@ import Testing
             to: URL(fileURLWithPath: png))
         #expect(!ImageProbe.isSVG(png))
     }
+
+    /// The files an SVG links to: what `<image>`, `<use>`, `<feImage>`, `<pattern>` and
+    /// `<tref>` load, `url(…)` and `@import` naming a file; not `#id` references, `data:`
+    /// URLs, nor an `<a>` link.
+    @Test func linkedFilesAreWhatItLoads() {
+        let svg = """
+            <svg xmlns="http://www.w3.org/2000/svg" xmlns:xlink="http://www.w3.org/1999/xlink">
+            <style>@import "sheet.css"; rect { fill: url(#g); stroke: url('stroke.svg#p') }</style>
+            <image xlink:href="photo.png"/><use href="#r"/><use href="parts.svg#wheel"/>
+            <feImage href="data:image/png;base64,AAAA"/><a href="https://example.com">x</a>
+            <rect style="fill: url( texture.png )"/>
+            </svg>
+            """
+        #expect(
+            SVGWork.linkedFiles(Array(svg.utf8)) == [
+                "photo.png", "parts.svg#wheel", "stroke.svg#p", "texture.png", "sheet.css",
+            ])
+    }
+
+    /// Links are made groups byte for byte, whatever their prefix; nothing else changes, not
+    /// `<abbr>`, `<animate>`, a comment or character data.
+    @Test func linksAreMadeGroups() {
+        let svg = """
+            <svg><a href="x"><rect/></a><svg:a xlink:href="y"/><abbr/><animate/>\
+            <!-- <a> --><![CDATA[<a>]]><a\nhref="z"></a ></svg>
+            """
+        let made = String(decoding: SVGWork.linksMadeGroups(Array(svg.utf8)), as: UTF8.self)
+        #expect(
+            made == """
+                <svg><g href="x"><rect/></g><svg:g xlink:href="y"/><abbr/><animate/>\
+                <!-- <a> --><![CDATA[<a>]]><g\nhref="z"></g ></svg>
+                """)
+    }
 }
