@@ -321,7 +321,7 @@ public struct MathLayout: Sendable {
             ? limitsBox(nucleus, superscript: atom.superscript, subscript: atom.subscript, style)
             : scriptsBox(
                 nucleus, superscript: atom.superscript, subscript: atom.subscript, style,
-                operatorCharacter: isOperatorCharacter)
+                operatorCharacter: isOperatorCharacter, primes: atom.isPrimes)
         return Piece(mathClass: mathClass, box: box)
     }
 

@@ -176,6 +176,13 @@ public struct MathAtom: Hashable, Sendable {
         self.`subscript` = `subscript`
         self.limits = limits
     }
+
+    /// Whether the atom draws primes alone (`f'`: U+2032, U+2033, U+2034), which stand for a
+    /// superscript (The TeXbook ch. 16).
+    var isPrimes: Bool {
+        guard case .symbol(let text) = nucleus, !text.isEmpty else { return false }
+        return text.unicodeScalars.allSatisfy { (0x2032...0x2034).contains($0.value) }
+    }
 }
 
 /// The alignment of one column of a math array.

@@ -1,9 +1,11 @@
 extension MathLayout {
     /// Superscript and subscript beside the nucleus (Appendix G, rules 18a–f, with the MATH
-    /// table's superscript and subscript constants).
+    /// table's superscript and subscript constants). The nucleus of `primes` (`f'_n`, whose
+    /// primes are TeX's superscript `f^{\prime}_n`, The TeXbook ch. 16) has its subscript
+    /// under it, where TeX sets a subscript below a superscript, not after it.
     func scriptsBox(
         _ nucleus: MathBox, superscript: [MathNode]?, subscript subscriptNodes: [MathNode]?, _ style: MathStyle,
-        operatorCharacter: Bool
+        operatorCharacter: Bool, primes: Bool = false
     ) -> MathBox {
         let superscriptBox = superscript.map { layoutList($0, style: style.superscript) }
         let subscriptBox = subscriptNodes.map { layoutList($0, style: style.subscript) }
@@ -49,7 +51,7 @@ extension MathLayout {
         if let subscriptBox {
             // An operator's subscript tucks under it by its italics correction (OpenType MATH,
             // MathItalicsCorrectionInfo).
-            let x = nucleus.width - (operatorCharacter ? italics : 0)
+            let x = primes ? 0 : nucleus.width - (operatorCharacter ? italics : 0)
             box.place(subscriptBox, x: x, y: -shiftDown)
             end = max(end, x + subscriptBox.width)
         }

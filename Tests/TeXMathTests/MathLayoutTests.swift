@@ -70,6 +70,21 @@ struct FixedMathFont: MathFont {
         #expect(abs(Self.width("x^{2^2}") - (5 + 3.5 + 2.5 + 0.7 + 1)) < 1e-9)
     }
 
+    /// A prime is a superscript (`f'` is `f^{\prime}`, The TeXbook ch. 16): a subscript after
+    /// primes goes under them, as under any superscript, not after them. Glyphs 5 pt, scripts
+    /// at 70 %: `f'_n` is f, the prime, and `n` from the prime's left edge.
+    @Test(arguments: [("f'_n", 1), ("f''_{ij}", 1), ("y'^2_k", 1)])
+    func aSubscriptAfterPrimesGoesUnderThem(source: String, primes: Int) {
+        let box = Self.layout.layout(MathParser.parse(source), style: .text)
+        let glyphs = box.items.compactMap { item -> (glyph: UInt32, x: Double, y: Double)? in
+            if case .glyph(let glyph, let x, let y, _, _) = item { (glyph, x, y) } else { nil }
+        }
+        let prime = glyphs.first { (0x2032...0x2034).contains($0.glyph) }
+        let lowered = glyphs.filter { $0.y < 0 }
+        #expect(prime != nil && !lowered.isEmpty, "\(glyphs)")
+        #expect(abs((lowered.map(\.x).min() ?? -1) - (prime?.x ?? 0)) < 1e-9, "\(source): \(glyphs)")
+    }
+
     @Test func fractionsSitOnTheAxis() {
         let box = Self.layout.layout(MathParser.parse(#"\frac{a}{b}"#), style: .display)
         let rule = box.items.compactMap { item -> (y: Double, height: Double)? in
