@@ -344,11 +344,14 @@ enum MathShapes {
                 continue
             }
             formula.scale = max(InlineFormula.smallestDisplayScale, width / box.width)
-            if box.width * formula.scale > width + 0.01 {
-                // A `\\tag` label (two em spaces, then the label) keeps room on the last line:
-                // an em a space and at most 0.6 em a character of the label.
+            // A `\\tag` label (two em spaces, then the label) keeps room on the last line:
+            // an em a space and at most 0.6 em a character of the label.
+            let labelled = index + 1 < fitted.runs.count && fitted.runs[index + 1].text.hasPrefix("\u{2003}\u{2003}")
+            // A labelled formula too wide for the measure is broken, where it may be, rather
+            // than set smaller, which leaves its label no room beside it.
+            if box.width * formula.scale > width + 0.01 || labelled {
                 var room = width
-                if index + 1 < fitted.runs.count, fitted.runs[index + 1].text.hasPrefix("\u{2003}\u{2003}") {
+                if labelled {
                     let label = fitted.runs[index + 1]
                     room -= label.style.font.size * (2 + 0.6 * Double(label.text.count - 2))
                 }
@@ -356,6 +359,8 @@ enum MathShapes {
                     broken.append((index, lines))
                     continue
                 }
+            }
+            if box.width * formula.scale > width + 0.01 {
                 formula.scale = width / box.width
                 overwide.append(
                     OverwideFormula(
@@ -416,7 +421,11 @@ enum MathShapes {
             return (0..<(bounds.count - 1)).map { line in
                 var box = MathBox()
                 for piece in pieces[bounds[line]..<min(bounds[line + 1], pieces.count)] { box.append(piece) }
-                return box
+                // The last line's label frame (``PangoShaper/placingTags(_:width:)``).
+                guard line == bounds.count - 2, let frame = formula.taggedFrame else { return box }
+                var framed = MathBox(width: frame.width)
+                framed.place(box, x: frame.inset, y: 0)
+                return framed
             }
         }
         if formula.display {

@@ -203,7 +203,9 @@ public final class PangoShaper: TextShaper {
             }
             guard index + 1 < paragraph.runs.count else { continue }
             let label = paragraph.runs[index + 1]
-            guard formula.formula.tag != nil, formula.taggedFrame == nil, formula.displayLineStarts.isEmpty,
+            // A display broken into lines has its label on its last line (amsmath's `multline`).
+            let lastLine = formula.displayLineStarts.isEmpty || formula.piece == formula.displayLineStarts.count
+            guard formula.formula.tag != nil, formula.taggedFrame == nil, lastLine,
                 label.text.hasPrefix(separator),
                 let box = MathShapes.layout(
                     formula, size: paragraph.runs[index].style.font.size, fonts: session.configuration,
@@ -215,7 +217,7 @@ public final class PangoShaper: TextShaper {
             let inset = (width - box.width) / 2
             if inset + box.width + label.style.font.size <= width - labelWidth {
                 formula.taggedFrame = InlineFormula.TaggedFrame(width: width - labelWidth, inset: inset)
-            } else if box.width <= width, formula.scale >= 1 {
+            } else if box.width <= width, formula.scale >= 1, formula.displayLineStarts.isEmpty {
                 formula.taggedFrame = InlineFormula.TaggedFrame(width: width, inset: inset, labelBelow: text)
                 // The label is drawn in the formula's box: its text is the formula's too, so
                 // that it copies and is read with it.

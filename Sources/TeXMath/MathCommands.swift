@@ -210,7 +210,7 @@ extension MathParser {
             let text = Self.textMode(readRawArgument())
             nodes.append(.atom(MathAtom(.op, .text(text), limits: name.hasSuffix("*") ? .automatic : .beside)))
         case "begin":
-            nodes.append(parseEnvironment(start: start))
+            nodes += parseEnvironment(start: start)
         case "end":
             problem("\\end without \\begin", at: start)
             _ = readRawArgument()

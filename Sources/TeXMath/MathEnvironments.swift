@@ -230,7 +230,11 @@ extension MathParser {
     }
 
     /// `\begin{name} … \end{name}` (the `\begin` already read).
-    mutating func parseEnvironment(start: Int) -> MathNode {
+    /// An `equation`, `equation*` or `displaymath` that is the formula's own (not inside
+    /// braces or another environment) and holds one row of one cell gives that cell's nodes, so
+    /// that the display may break after its relations and operators as `$$…$$` does
+    /// (``MathFormula/breakIndices``); any other environment is one node.
+    mutating func parseEnvironment(start: Int) -> [MathNode] {
         let name = readRawArgument()
         var columnSpec: String?
         if name == "array" || name == "subarray" || name == "alignat" || name == "alignat*" || name == "alignedat" {
@@ -244,13 +248,15 @@ extension MathParser {
             let rows = parseRows(firstCell: nil, until: name, begin: start)
             let nucleus = Self.environmentNucleus("matrix", rows: rows)!
             // Drawn as written: its `\begin`, its rows, its `\end`, the commands in the error colour.
-            return .atom(
-                MathAtom(
-                    .ord,
-                    .list([
-                        .atom(MathAtom(.ord, .error("\\begin{\(name)}"))), .atom(MathAtom(.ord, nucleus)),
-                        .atom(MathAtom(.ord, .error("\\end{\(name)}"))),
-                    ])))
+            return [
+                .atom(
+                    MathAtom(
+                        .ord,
+                        .list([
+                            .atom(MathAtom(.ord, .error("\\begin{\(name)}"))), .atom(MathAtom(.ord, nucleus)),
+                            .atom(MathAtom(.ord, .error("\\end{\(name)}"))),
+                        ])))
+            ]
         }
         // Numbered only at the formula's top level, and not inside another numbered one.
         let numbered =
@@ -276,6 +282,11 @@ extension MathParser {
                     }
             }
         }
+        if ["equation", "equation*", "displaymath"].contains(name), depth == 1, expansionDepth == 0,
+            rows.rows.count == 1, rows.rows[0].count == 1, rows.rules.isEmpty
+        {
+            return rows.rows[0][0]
+        }
         var nucleus = Self.environmentNucleus(starredMatrix ? String(name.dropLast()) : name, rows: rows)!
         if name == "array" || name == "subarray" || starredMatrix, let columnSpec,
             case .array(var array, let left, let right) = nucleus
@@ -285,7 +296,7 @@ extension MathParser {
             array.verticalRules = spec.rules
             nucleus = .array(array, left: left, right: right)
         }
-        return .atom(MathAtom(.ord, nucleus))
+        return [.atom(MathAtom(.ord, nucleus))]
     }
 
     /// An `array`'s column spec: `l`, `c`, `r` (and `p{…}`, `m{…}`, `b{…}` set as `l`) the

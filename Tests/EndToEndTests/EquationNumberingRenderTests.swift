@@ -110,6 +110,34 @@ import Typography
         for label in labels { #expect(Self.endsAtTheEdge(label, left + width), "\(label) ends at the measure's edge") }
     }
 
+    /// A numbered display too wide for the measure — an `equation` as a `$$…$$` with a
+    /// `\tag` — is broken after its operators at the text's size, with no warning, and its
+    /// label stands on its last line at the measure's right edge: not set smaller with the
+    /// label wrapped to a line of its own in the middle of the measure.
+    @Test func aNumberedDisplayTooWideIsBrokenWithItsLabelAtTheEdge() throws {
+        let terms = (1...21).map { "b_{\($0)}" }.joined(separator: " + ")
+        let slightly = (1...13).map { "a_{\($0)}" }.joined(separator: " + ")
+        for (name, display) in [
+            ("equation-broken", "\\begin{equation}\n\(terms)\n\\end{equation}"),
+            ("tagged-broken", "$$\(slightly) \\tag{W}$$"),
+        ] {
+            let (pdf, report) = try Render.markdown("Text before.\n\n\(display)\n\nAfter.\n", name: name)
+            #expect(report.diagnostics.isEmpty, "\(name): \(report.diagnostics)")
+            let (left, width) = try Self.measure(pdf, leftOf: "Text")
+            let words = try PDFProbe.words(pdf)
+            let label = try #require(words.first { $0.text == "(1)" || $0.text == "(W)" }, "\(name): \(words)")
+            #expect(abs(label.xMax - (left + width)) < 1, "\(name): \(label) at the edge \(left + width)")
+            // Broken: the rows of ink between the text before and after are two or more.
+            let before = try #require(words.first { $0.text == "Text" })
+            let after = try #require(words.first { $0.text == "After." })
+            let rows = try Self.bands(pdf, from: left + width / 2 - 40, to: left + width / 2 + 40).filter {
+                $0.top > before.yMax && $0.bottom < after.yMin
+            }
+            #expect(rows.count >= 2, "\(name): \(rows)")
+            #expect(label.yMin > (rows.dropLast().last?.bottom ?? 0), "\(name): the label on the last line")
+        }
+    }
+
     /// Numbers run through the document in order, `\tag` and `\notag` rows taking none,
     /// starred environments and plain displays none; references before and after print them;
     /// the rows' labels copy with their formula, after its source.

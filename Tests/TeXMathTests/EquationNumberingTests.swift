@@ -14,6 +14,24 @@ import Testing
         return MathParser.parse(source, macros: &macros, budget: &budget, firstNumber: first)
     }
 
+    /// An `equation`, `equation*` or `displaymath` that is the whole formula breaks after its
+    /// relations and operators as `$$…$$` does, its number kept; inside braces, or with rows,
+    /// it stays one piece that cannot break.
+    @Test func anEquationBreaksAsADisplayDoes() {
+        for source in [
+            #"\begin{equation} a + b = c \label{e} \end{equation}"#, #"\begin{equation*} a + b = c \end{equation*}"#,
+            #"\begin{displaymath} a + b = c \end{displaymath}"#,
+        ] {
+            let formula = Self.parse(source)
+            #expect(formula.breakIndices == [1, 3], "\(source)")
+            #expect(formula.tag == (source.contains("{equation}") ? "(1)" : nil), "\(source)")
+        }
+        #expect(Self.parse(#"{\begin{equation*} a + b \end{equation*}}"#).breakIndices.isEmpty)
+        #expect(
+            Self.parse(#"\begin{equation*} \begin{split} a &= b \\ &= c \end{split} \end{equation*}"#).breakIndices
+                .isEmpty)
+    }
+
     @Test func anEquationTakesTheNextNumberAndItsLabelNamesIt() {
         let formula = Self.parse(#"\begin{equation} E = mc^2 \label{e} \end{equation}"#, first: 4)
         #expect(formula.tag == "(4)", "\(String(describing: formula.tag))")
