@@ -17,16 +17,21 @@ public struct LayoutOptions {
     public var header: ((Int) -> StyledParagraph?)?
     /// The running footer of page `n` (1-based), or nil for none; see ``header``.
     public var footer: ((Int) -> StyledParagraph?)?
-    /// Creates options; widows and orphans default to 2 (CSS), no header or footer.
+    /// The document's language (BCP 47, the catalog's `/Lang`): each note's element names it,
+    /// as a note is read in the document's language wherever it is cited, also inside an
+    /// element of another (``StructureMarks``).
+    public var language: String
+    /// Creates options; widows and orphans default to 2 (CSS), no header or footer, English.
     public init(
         page: PageSetup, widows: Int = 2, orphans: Int = 2,
-        header: ((Int) -> StyledParagraph?)? = nil, footer: ((Int) -> StyledParagraph?)? = nil
+        header: ((Int) -> StyledParagraph?)? = nil, footer: ((Int) -> StyledParagraph?)? = nil, language: String = "en"
     ) {
         self.page = page
         self.widows = widows
         self.orphans = orphans
         self.header = header
         self.footer = footer
+        self.language = language
     }
 }
 

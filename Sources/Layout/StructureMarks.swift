@@ -54,9 +54,14 @@ enum StructureMarks {
     }
 
     /// A path whose elements are relative to a footnote: `Note` > `P` for the note's
-    /// paragraph `paragraph` (ids of notes are negative, apart from blocks').
-    static func notePath(number: Int, paragraph: Int) -> [StructureElement] {
-        [StructureElement(.note, id: -number), StructureElement(.paragraph, id: -number, index: paragraph)]
+    /// paragraph `paragraph` (ids of notes are negative, apart from blocks'), the `Note` in
+    /// `language`, the document's: the note is placed in the element citing it, whose
+    /// language may be another (a quote in `::: {lang=fr}`).
+    static func notePath(number: Int, paragraph: Int, language: String) -> [StructureElement] {
+        [
+            StructureElement(.note, id: -number, language: language),
+            StructureElement(.paragraph, id: -number, index: paragraph),
+        ]
     }
 }
 

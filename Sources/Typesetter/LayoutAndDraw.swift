@@ -277,7 +277,8 @@ struct LayoutAndDraw {
         return LayoutOptions(
             page: settings.theme.page, widows: options.widows ?? 2, orphans: options.orphans ?? 2,
             header: frontMatter.running.header(pageCount: pageCount),
-            footer: frontMatter.running.footer(pageCount: pageCount))
+            footer: frontMatter.running.footer(pageCount: pageCount),
+            language: FrontMatterSettings.language(document.metadata.lang))
     }
 
     /// The warning for text whose glyphs reach past the text area even alone at the top of a

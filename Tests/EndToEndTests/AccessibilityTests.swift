@@ -330,6 +330,61 @@ import Typesetter
         }
     }
 
+    /// Each element's type and the language it is read in (its `/Lang`, else its nearest
+    /// ancestor's, else the catalog's), depth first.
+    static func elementLanguages(_ pdf: String) throws -> [(type: String, language: String)] {
+        let json = try PDFProbe.run("qpdf", ["--json", "--json-key=qpdf", pdf]).output
+        let top = try #require(try JSONSerialization.jsonObject(with: Data(json.utf8)) as? [String: Any])
+        let objects = try #require((top["qpdf"] as? [Any])?.last as? [String: Any])
+        func resolve(_ value: Any?) -> Any? {
+            guard let reference = value as? String, reference.hasSuffix(" R") else { return value }
+            return (objects["obj:" + reference] as? [String: Any])?["value"]
+        }
+        let trailer = (objects["trailer"] as? [String: Any])?["value"] as? [String: Any]
+        let catalog = resolve(trailer?["/Root"]) as? [String: Any] ?? [:]
+        var found: [(type: String, language: String)] = []
+        func walk(_ value: Any?, inherited: String) {
+            if let array = resolve(value) as? [Any] {
+                for item in array { walk(item, inherited: inherited) }
+                return
+            }
+            guard let element = resolve(value) as? [String: Any], let type = element["/S"] as? String else { return }
+            let language = (element["/Lang"] as? String).map { String($0.dropFirst(2)) } ?? inherited
+            found.append((String(type.dropFirst()), language))
+            walk(element["/K"], inherited: language)
+        }
+        let root = (catalog["/Lang"] as? String).map { String($0.dropFirst(2)) } ?? ""
+        walk((resolve(catalog["/StructTreeRoot"]) as? [String: Any])?["/K"], inherited: root)
+        return found
+    }
+
+    /// A note is read in the document's language wherever it is cited, also inside a quote or
+    /// a list item of another language, whether the document names its language or not.
+    @Test func aNoteCitedInAnotherLanguageReadsInTheDocuments() throws {
+        for (front, document) in [("", "en"), ("---\nlang: de\n---\n\n", "de")] {
+            let markdown = """
+                \(front)::: {lang=fr}
+                > Une citation[^a]
+
+                - Un élément[^b]
+                :::
+
+                [^a]: The first note.
+
+                [^b]: The second note.
+                """
+            let (pdf, _) = try Render.markdown(markdown, name: "note-language-\(document)")
+            let elements = try Self.elementLanguages(pdf)
+            let notes = elements.indices.filter { elements[$0].type == "Note" }
+            #expect(notes.count == 2, "\(elements)")
+            for note in notes {
+                #expect(elements[note].language == document, "\(elements)")
+                #expect(elements[note + 1].type == "P" && elements[note + 1].language == document, "\(elements)")
+            }
+            #expect(elements.contains { $0.type == "BlockQuote" && $0.language == "fr" }, "\(elements)")
+        }
+    }
+
     @Test func aParagraphAndATableContinuedOnTheNextPageStayOneElement() throws {
         let long = String(repeating: "A paragraph long enough to cross the page, 문단은 다음 쪽으로 이어집니다. ", count: 60)
         let rows = (1...70).map { "| row \($0) | value \($0) |" }.joined(separator: "\n")
