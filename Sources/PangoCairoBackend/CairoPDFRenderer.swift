@@ -119,6 +119,7 @@ public final class CairoPDFRenderer: PageRenderer {
         self.path = path
         self.info = info
         self.tagging = tagging
+        RenderPictures.current.embedsCMYK = tagging?.archive == nil
         // The tagging pass reads the file Cairo writes: a Cairo that writes another is told
         // before anything is drawn.
         if tagging != nil, let problem = CairoLayoutCheck.problem {

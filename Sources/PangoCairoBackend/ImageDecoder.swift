@@ -306,7 +306,12 @@ public enum ImageDecoder {
         guard let info = info(ofFile: path),
             let bytes = try? FileReader.read(path, limit: FileReader.imageLimit, what: "an image")
         else { return nil }
-        if !pixels, info.format == "jpeg", info.orientation == 1, let jpeg = jpegSurface(bytes, info) { return jpeg }
+        if !pixels, info.format == "jpeg", info.orientation == 1,
+            RenderPictures.current.embedsCMYK || jpegComponents([UInt8](bytes)) != 4,
+            let jpeg = jpegSurface(bytes, info)
+        {
+            return jpeg
+        }
         // A PNG libpng reads a row at a time is never handed to gdk-pixbuf, whose loader would
         // make its full size first, even for one libpng then finds damaged (an interlaced PNG
         // is read by gdk-pixbuf).
@@ -350,6 +355,26 @@ public enum ImageDecoder {
     /// lengths up to each scan, inside entropy-coded data only stuffed bytes (FF 00), restart
     /// markers and fill bytes, tables or another scan between scans, and an EOI at the end. Its
     /// bytes are embedded as they are, so a damaged file would make a damaged PDF.
+    /// The number of colour components of the JPEG `bytes` (1 grey, 3 YCbCr or RGB, 4 CMYK
+    /// or YCCK), read from its frame header (a start-of-frame marker, ITU-T T.81 §B.2.2); nil
+    /// when it has none before its first scan.
+    static func jpegComponents(_ bytes: [UInt8]) -> Int? {
+        guard bytes.count > 4, bytes[0] == 0xFF, bytes[1] == 0xD8 else { return nil }
+        var offset = 2
+        while offset + 9 < bytes.count, bytes[offset] == 0xFF {
+            let marker = bytes[offset + 1]
+            if marker == 0xFF {
+                offset += 1
+                continue
+            }
+            if marker == 0xDA || marker == 0xD9 { return nil }
+            // SOF0–SOF15 but DHT (C4), JPG (C8) and DAC (CC).
+            if (0xC0...0xCF).contains(marker), ![0xC4, 0xC8, 0xCC].contains(marker) { return Int(bytes[offset + 9]) }
+            offset += 2 + (Int(bytes[offset + 2]) << 8 | Int(bytes[offset + 3]))
+        }
+        return nil
+    }
+
     static func isWellFormedJPEG(_ bytes: [UInt8]) -> Bool {
         guard bytes.count > 4, bytes[0] == 0xFF, bytes[1] == 0xD8 else { return false }
         var offset = 2
@@ -451,6 +476,11 @@ final class RenderPictures {
     var decoded: [String: ImageDecoder.Decoded?] = [:]
     var decodedBytes = 0
     var svgs: [String: ImageDecoder.SVGDocument?] = [:]
+    /// Whether a CMYK JPEG is embedded as its own bytes (`/DeviceCMYK`); false for a PDF/A
+    /// file, whose output intent is sRGB (ISO 19005-2 §6.2.4.3 allows `DeviceCMYK` only with a
+    /// CMYK one): the picture is decoded and embedded as RGB. Set by the renderer that draws
+    /// on the thread (``CairoPDFRenderer``).
+    var embedsCMYK = true
 
     private static let key = "typeset.render-pictures"
 

@@ -13,7 +13,8 @@ import Testing
     /// The stripes' colours, as ImageMagick gives them back from the CMYK file.
     static let colours: [[UInt8]] = [[255, 0, 0], [48, 128, 192], [32, 160, 64], [240, 192, 32]]
 
-    @Test func anAdobeCMYKJPEGKeepsItsColours() throws {
+    @Test(arguments: [[], ["--pdf-standard", "a-2b"], ["--pdf-standard", "ua-1,a-3b"]])
+    func anAdobeCMYKJPEGKeepsItsColours(standard: [String]) throws {
         let folder = try Render.scratchFolder("cmyk")
         let stripes = Self.colours.map { "xc:rgb(\($0[0]),\($0[1]),\($0[2]))" }
         let made = try PDFProbe.run(
@@ -23,8 +24,19 @@ import Testing
         #expect(jpeg.range(of: Data("Adobe".utf8)) != nil, "ImageMagick writes Adobe's APP14 marker")
         try "---\ntitle: CMYK\n---\n\n![Four stripes](stripes.jpg)\n".write(
             toFile: folder + "/doc.md", atomically: false, encoding: .utf8)
-        let rendered = try typeset(["render", folder + "/doc.md", "-o", folder + "/doc.pdf"])
+        let rendered = try typeset(["render", folder + "/doc.md", "-o", folder + "/doc.pdf"] + standard)
         try #require(rendered.status == 0, "\(rendered.output)")
+        // A PDF/A file's output intent is sRGB: the picture is embedded in RGB, not DeviceCMYK
+        // (ISO 19005-2 §6.2.4.3); any other file embeds the JPEG's own bytes.
+        let images = try PDFProbe.run("pdfimages", ["-list", folder + "/doc.pdf"]).output
+        let colour = images.split(separator: "\n").dropFirst(2).first?.split(
+            separator: " ", omittingEmptySubsequences: true)
+        #expect(colour?[5] == (standard.isEmpty ? "cmyk" : "rgb"), "\(images)")
+        if !standard.isEmpty {
+            let profile = standard[1].hasSuffix("a-3b") ? "3b" : "2b"
+            let failures = try PDFValidationTests.validate([folder + "/doc.pdf"], profile: profile)
+            #expect(failures[folder + "/doc.pdf"]?.isEmpty ?? true, "\(failures)")
+        }
         let page = try PDFProbe.run(
             "pdftoppm", ["-r", "50", "-f", "1", "-l", "1", folder + "/doc.pdf", folder + "/page"])
         try #require(page.status == 0)
