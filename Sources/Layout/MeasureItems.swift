@@ -41,6 +41,9 @@ extension ParagraphComposer {
             for piece in overwide {
                 for k in piece.dropFirst() where withheld[k] { allowed[k] = true }
             }
+            // The breaks given back (code that is a paragraph's last word, alone in a table
+            // cell) follow the code rule too: before its hyphens.
+            breakBeforeHyphensInCode(paragraph, prepared: prepared, allowed: &allowed)
             overwide = Self.overwide(prepared, breaks: allowed, hyphens: [], width: width)
             forced = forcedHyphenationPoints(
                 paragraph, prepared: prepared, pieces: overwide, limits: limits, hyphenate: hyphenate)

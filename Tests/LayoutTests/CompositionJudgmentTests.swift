@@ -129,6 +129,34 @@ import Typography
         }
     }
 
+    /// Code breaks before its hyphens, never after one, also where it is the paragraph's last
+    /// word (a table cell holding one value) and wider than the measure, so its breaks are
+    /// those given back to fit it: members a value, an option, and a code word after prose, at
+    /// every measure from 60 to 160 pt, justified and ragged.
+    @Test(arguments: [
+        (nil, "\"a-very-long-default-value-string\""), (nil, "--some-really-long-option-name-that-goes-on"),
+        ("Ends with code ", "a-long-option-name-wider-than-the-measure"),
+    ])
+    func codeBreaksBeforeItsHyphensAlsoAsTheLastWord(_ before: String?, _ code: String) {
+        var style = RunStyle(font: font)
+        style.isCode = true
+        let runs = (before.map { [StyledRun($0, style: RunStyle(font: font))] } ?? []) + [StyledRun(code, style: style)]
+        let prepared = prepared(runs)
+        for width in stride(from: 60.0, through: 160, by: 2.5) {
+            for alignment in [TextAlignment.justify, .left] {
+                let paragraph = StyledParagraph(
+                    runs: runs, style: ParagraphStyle(baseFont: font, alignment: alignment, hangulLineBreak: .keepAll))
+                let lines = ParagraphComposer.compose(
+                    paragraph, prepared: prepared, width: width, hyphenate: { _, _ in [] }
+                ).lines
+                for line in lines.dropLast() {
+                    let set = lineText(line, prepared).trimmingCharacters(in: .whitespaces)
+                    #expect(!set.hasSuffix("-"), "\(width) \(alignment): \(set)")
+                }
+            }
+        }
+    }
+
     /// Members: a label that names the number after it, or a comparison sign before one, in
     /// English and Korean, each three times in a paragraph, at every measure from 60 to 160 pt,
     /// justified and ragged: no line ends between the two (`Chapter` | `8.` ended a paragraph,
