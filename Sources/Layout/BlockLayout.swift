@@ -181,7 +181,8 @@ struct BlockLayout {
             guard case .paragraph(let paragraph) = block.content else { continue }
             // A note is read in its own language, not in that of the paragraph citing it, whose
             // element it is placed in.
-            var path = StructureMarks.notePath(number: number, paragraph: k, language: options.language)
+            var path = StructureMarks.notePath(
+                number: number, paragraph: k, language: options.language, blockStructure: block.structure)
             BlockLayout.giveLanguage(of: paragraph, to: &path)
             let layout = BlockLayout(
                 shaper: shaper, options: options, panelID: -(number * 1_000_003 + k + 1),

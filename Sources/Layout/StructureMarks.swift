@@ -53,15 +53,18 @@ enum StructureMarks {
         return Array(path.dropLast(2)) + [StructureElement(.label, id: path[path.count - 2].id)]
     }
 
-    /// A path whose elements are relative to a footnote: `Note` > `P` for the note's
-    /// paragraph `paragraph` (ids of notes are negative, apart from blocks'), the `Note` in
-    /// `language`, the document's: the note is placed in the element citing it, whose
-    /// language may be another (a quote in `::: {lang=fr}`).
-    static func notePath(number: Int, paragraph: Int, language: String) -> [StructureElement] {
-        [
-            StructureElement(.note, id: -number, language: language),
-            StructureElement(.paragraph, id: -number, index: paragraph),
-        ]
+    /// A path whose elements are relative to a footnote: `Note` > the note block's own path
+    /// (`blockStructure`: `L` > `LI` > `LBody` > `P` for a list item, `BlockQuote` > `P`,
+    /// `Code`), or `Note` > `P` for the note's paragraph `paragraph` (ids of notes are
+    /// negative, apart from blocks'). The `Note` is in `language`, the document's: the note is
+    /// placed in the element citing it, whose language may be another (a quote in
+    /// `::: {lang=fr}`).
+    static func notePath(
+        number: Int, paragraph: Int, language: String, blockStructure: [StructureElement] = []
+    ) -> [StructureElement] {
+        let note = StructureElement(.note, id: -number, language: language)
+        guard blockStructure.isEmpty else { return [note] + blockStructure }
+        return [note, StructureElement(.paragraph, id: -number, index: paragraph)]
     }
 }
 

@@ -385,6 +385,44 @@ import Typesetter
         }
     }
 
+    /// A note's lists, quotes and code keep their structure inside its `Note`, as in the body:
+    /// `L` > `LI` > `Lbl` and `LBody` (nested too), `BlockQuote`, `Code`; they were all `P`,
+    /// their markers read as text.
+    @Test func aNotesListsQuotesAndCodeKeepTheirStructure() throws {
+        let markdown = """
+            ---
+            title: Notes
+            ---
+
+            Text[^a].
+
+            [^a]: Note intro:
+
+                1. first
+                2. second
+
+                > quoted in note
+
+                ```python
+                print(1)
+                ```
+
+                - nested
+                    - deeper
+            """
+        let (pdf, report) = try Render.markdown(markdown, name: "note-structure")
+        #expect(report.diagnostics.isEmpty, "\(report.diagnostics)")
+        let note = try #require(try Self.structure(pdf).all.first { $0.name == "Note" })
+        #expect(note.children.map(\.name) == ["P", "L", "BlockQuote", "Code", "L"], "\(note.children.map(\.name))")
+        let items = note.children[1].children
+        #expect(items.map(\.name) == ["LI", "LI"] && items[0].children.map(\.name) == ["Lbl", "LBody"])
+        #expect(items[0].children[0].text == "1." && items[1].children[1].text == "second")
+        #expect(note.children[2].text == "quotedinnote" && note.children[3].text == "print(1)")
+        #expect(note.children[4].all.filter { $0.name == "L" }.count == 2, "the nested list is a list in its item")
+        let failures = try PDFValidationTests.validate([pdf])
+        #expect(failures[pdf]?.isEmpty ?? true, "\(failures)")
+    }
+
     @Test func aParagraphAndATableContinuedOnTheNextPageStayOneElement() throws {
         let long = String(repeating: "A paragraph long enough to cross the page, 문단은 다음 쪽으로 이어집니다. ", count: 60)
         let rows = (1...70).map { "| row \($0) | value \($0) |" }.joined(separator: "\n")
