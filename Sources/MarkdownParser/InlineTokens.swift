@@ -208,7 +208,7 @@ struct InlineSyntax {
         var brace = false
         var carets = 0
         var bracketPair = false
-        // A backslash before a letter: a LaTeX command, whose argument is in braces.
+        // A backslash before a letter: a LaTeX command, with an argument in braces or none.
         var command = false
         // A backslash before a space: a no-break space.
         var escapedSpace = false
@@ -239,7 +239,7 @@ struct InlineSyntax {
                 previous = 0
             }
         }
-        if (close && brace) || carets >= 2 || bracketPair || (command && brace) || escapedSpace { return true }
+        if (close && brace) || carets >= 2 || bracketPair || command || escapedSpace { return true }
         if heading, case .text(let textPiece)? = pieces.last {
             return textPiece.text.utf8.reversed().first(where: { !AttributeListParser.isSpace($0) })
                 == UInt8(ascii: "}")

@@ -16,6 +16,29 @@ enum LaTeXTextCommands {
         "underline": .underline, "uline": .underline, "textsc": .smallCaps,
     ]
 
+    /// Control words without an argument that LaTeX sets as a character or word (The LaTeX
+    /// Companion, "Text symbols"; the TeX and LaTeX logos as their names): set as that text.
+    static let symbols: [String: String] = [
+        "LaTeX": "LaTeX", "TeX": "TeX", "LaTeXe": "LaTeX2\u{03B5}", "ldots": "\u{2026}", "dots": "\u{2026}",
+        "textellipsis": "\u{2026}", "textbackslash": "\\", "textendash": "\u{2013}", "textemdash": "\u{2014}",
+        "S": "\u{00A7}", "P": "\u{00B6}", "copyright": "\u{00A9}", "textregistered": "\u{00AE}",
+        "texttrademark": "\u{2122}", "dag": "\u{2020}", "ddag": "\u{2021}", "textbullet": "\u{2022}",
+        "slash": "/", "textasciitilde": "~", "textasciicircum": "^", "textunderscore": "_", "textbar": "|",
+        "quad": "\u{2003}", "qquad": "\u{2003}\u{2003}",
+    ]
+
+    /// Control words without an argument that only lay the page out in LaTeX — indentation,
+    /// fills, vertical space, a size or alignment declaration — and write no text: left out, as
+    /// Pandoc leaves raw TeX out of output that is not LaTeX, so that `\noindent\textit{Word}`
+    /// reads "Word" and not "\noindentWord".
+    static let layoutOnly: Set<String> = [
+        "noindent", "indent", "hfill", "vfill", "hfil", "vfil", "centering", "raggedright", "raggedleft", "par",
+        "smallskip", "medskip", "bigskip", "null", "relax", "protect", "nobreak", "allowbreak", "frenchspacing",
+        "nonfrenchspacing", "sloppy", "fussy", "normalsize", "small", "footnotesize", "scriptsize", "tiny", "large",
+        "Large", "LARGE", "huge", "Huge", "normalfont", "bfseries", "itshape", "ttfamily", "rmfamily", "sffamily",
+        "mdseries", "upshape", "scshape", "maketitle", "tableofcontents",
+    ]
+
     static func isLetter(_ byte: UInt8) -> Bool {
         (UInt8(ascii: "a")...UInt8(ascii: "z")).contains(byte) || (UInt8(ascii: "A")...UInt8(ascii: "Z")).contains(byte)
     }
@@ -51,9 +74,21 @@ extension InlineSyntax {
         var output: [InlineToken] = []
         var index = range.lowerBound
         while index < range.upperBound {
-            guard case .byte(UInt8(ascii: "\\"), _, _, false) = tokens[index],
-                let command = Self.command(in: tokens, at: index, closing: closing, before: range.upperBound)
-            else {
+            guard case .byte(UInt8(ascii: "\\"), _, _, false) = tokens[index] else {
+                output.append(tokens[index])
+                index += 1
+                continue
+            }
+            // A control word without an argument: a known one its text, or nothing; an unknown
+            // one (`C:\Users`) as written.
+            if let word = Self.controlWord(in: tokens, at: index, closing: closing, before: range.upperBound),
+                LaTeXTextCommands.symbols[word.name] != nil || LaTeXTextCommands.layoutOnly.contains(word.name)
+            {
+                if let text = LaTeXTextCommands.symbols[word.name] { output.append(.node(.text(text))) }
+                index = word.end
+                continue
+            }
+            guard let command = Self.command(in: tokens, at: index, closing: closing, before: range.upperBound) else {
                 output.append(tokens[index])
                 index += 1
                 continue
@@ -71,6 +106,34 @@ extension InlineSyntax {
             index = command.end
         }
         return output
+    }
+
+    /// The control word whose backslash is `tokens[start]` when no braced argument follows it
+    /// (`\noindent`, `\LaTeX{}`): its name and the index after it, the spaces after it and an
+    /// empty group (`{}`) taken with it, as TeX takes them; nil when no letters follow.
+    private static func controlWord(
+        in tokens: [InlineToken], at start: Int, closing: [Int: Int], before limit: Int
+    ) -> (name: String, end: Int)? {
+        var index = start + 1
+        var name: [UInt8] = []
+        while index < limit, name.count < 64, case .byte(let byte, _, _, false) = tokens[index],
+            LaTeXTextCommands.isLetter(byte)
+        {
+            name.append(byte)
+            index += 1
+        }
+        guard !name.isEmpty else { return nil }
+        if index < limit, case .byte(UInt8(ascii: "{"), _, _, false) = tokens[index], closing[index] == index + 1 {
+            index += 2
+        } else if index + 1 < limit, case .byte(UInt8(ascii: "\\"), _, _, false) = tokens[index],
+            case .byte(UInt8(ascii: " "), _, _, _) = tokens[index + 1]
+        {
+            // A control space (`\TeX\ and`): the space is kept, its backslash taken.
+            index += 1
+        } else {
+            while index < limit, case .byte(UInt8(ascii: " "), _, _, _) = tokens[index] { index += 1 }
+        }
+        return (String(decoding: name, as: UTF8.self), index)
     }
 
     /// For each `{` written as syntax, the index of the `}` that closes it (braces paired as

@@ -34,6 +34,22 @@ import Testing
         #expect(warnings.first?.message.contains("\\cite{…}") == true, "\(warnings)")
     }
 
+    /// A control word without an argument that writes a symbol is that symbol, and one that
+    /// only lays the page out is left out, each with the spaces or empty group after it, as
+    /// TeX takes them (a control space keeps its space); an unknown one (a Windows path's
+    /// `\Users`) stays as written, without a warning.
+    @Test(arguments: [
+        ("\\noindent\\textit{Italic} text", "Italic text"), ("\\LaTeX{} and \\TeX\\ too", "LaTeX and TeX too"),
+        ("Left \\hfill right", "Left right"), ("\\S 5 and \\ldots{} end", "§5 and … end"),
+        ("a\\quad b", "a\u{2003}b"), ("\\small\\bfseries Word", "Word"), ("C:\\Users\\name", "C:\\Users\\name"),
+        ("on \\today.", "on \\today."),
+    ])
+    func aControlWordWithoutAnArgumentIsItsText(_ markdown: String, _ text: String) {
+        let (inlines, warnings) = parsed(markdown)
+        #expect(inlines.plainText == text, "\(markdown): \(inlines)")
+        #expect(warnings.isEmpty, "\(markdown): \(warnings)")
+    }
+
     /// An escaped backslash, code, a formula, a command with no braced argument and one whose
     /// argument never closes are text, and warn about nothing.
     @Test func whatIsNotACommandStaysAsWritten() {
