@@ -177,21 +177,30 @@ extension MathLayout {
     }
 
     /// An accent over or under its base (Appendix G, rule 12, with AccentBaseHeight and the
-    /// glyphs' top accent attachments); a stretchy accent (`\widehat`) takes the widest size
-    /// variant no wider than the base, any other (`\hat`) keeps its glyph, as unicode-math's
+    /// glyphs' top accent attachments); a stretchy accent (`\widehat`, `\overrightarrow`)
+    /// takes the widest size variant no wider than the base, or its assembly of parts made as
+    /// wide as the base when every variant is narrower (an arrow over a long base,
+    /// ``wideAccentGlyph(_:size:_:)``), any other (`\hat`) keeps its glyph, as unicode-math's
     /// fixed accents do.
     func accentBox(_ accent: String, base: [MathNode], stretchy: Bool, bottom: Bool, _ style: MathStyle) -> MathBox {
         let baseBox = layoutList(base, style: style.crampedStyle)
         guard let scalar = accent.unicodeScalars.first, let nominal = font.glyph(for: scalar) else {
             return baseBox
         }
-        var glyph = nominal
+        var accentGlyph = glyphBox(nominal, style)
         if stretchy {
             let limit = baseBox.width / scale(style)
             let variants = font.variants(of: nominal, vertical: false)
-            glyph = variants.last { $0.advance <= limit * 1.05 }?.glyph ?? nominal
+            if let glyph = variants.last(where: { $0.advance <= limit * 1.05 })?.glyph {
+                accentGlyph = glyphBox(glyph, style)
+            }
+            let parts = font.assembly(of: nominal, vertical: false)
+            if accentGlyph.width < baseBox.width, variants.allSatisfy({ $0.advance <= limit }),
+                parts.contains(where: \.isExtender)
+            {
+                accentGlyph = assemblyBox(parts, length: limit, vertical: false, style)
+            }
         }
-        let accentGlyph = glyphBox(glyph, style)
         let baseAttachment =
             baseBox.isCharacter ? (baseBox.accentAttachment ?? baseBox.width / 2) : baseBox.width / 2
         let accentAttachment = accentGlyph.accentAttachment ?? accentGlyph.width / 2

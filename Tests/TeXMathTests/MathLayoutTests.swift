@@ -318,6 +318,52 @@ struct FixedMathFont: MathFont {
         #expect(accentGlyph(#"\widehat{xyz}"#).map { $0 >= 0x10_0000 } == true)
     }
 
+    /// A wide arrow over or under a base wider than its largest size variant (`\overrightarrow`
+    /// over `x+y+z`) is its assembly of parts made as wide as the base, as LuaTeX stretches
+    /// a wide accent, not its largest variant over the middle of the base; `\vec` keeps its
+    /// glyph. On a font whose arrow (U+20D7) has a head and an extender, 100 units each.
+    @Test(arguments: [#"\overrightarrow{x+y+z}"#, #"\overleftarrow{abcdefgh}"#, #"\underrightarrow{abcdef}"#])
+    func wideArrowsStretchToTheirBase(_ source: String) {
+        struct Assembling: MathFont {
+            let base = FixedMathFont()
+            var unitsPerEm: Double { base.unitsPerEm }
+            var minimumConnectorOverlap: Double { 0 }
+            func constant(_ constant: MathConstant) -> Double { base.constant(constant) }
+            func glyph(for scalar: Unicode.Scalar) -> UInt32? { scalar.value }
+            func scriptGlyph(for scalar: Unicode.Scalar, level: Int) -> UInt32? { scalar.value }
+            func shape(_ text: String) -> [MathShapedGlyph] { base.shape(text) }
+            func advance(of glyph: UInt32) -> Double { glyph >= 0xE000 && glyph < 0xF000 ? 100 : 500 }
+            func bounds(of glyph: UInt32) -> (ascent: Double, descent: Double) { (700, 200) }
+            func italicsCorrection(of glyph: UInt32) -> Double { 0 }
+            func topAccentAttachment(of glyph: UInt32) -> Double? { nil }
+            func variants(of glyph: UInt32, vertical: Bool) -> [(glyph: UInt32, advance: Double)] { [] }
+            func assembly(of glyph: UInt32, vertical: Bool) -> [MathGlyphPart] {
+                guard !vertical, (0x20D6...0x20EF).contains(glyph) else { return [] }
+                return [
+                    MathGlyphPart(
+                        glyph: 0xE001, startConnector: 0, endConnector: 50, fullAdvance: 100, isExtender: true),
+                    MathGlyphPart(
+                        glyph: 0xE002, startConnector: 50, endConnector: 0, fullAdvance: 100, isExtender: false),
+                ]
+            }
+        }
+        let layout = MathLayout(font: Assembling(), size: 10)
+        let box = layout.layout(MathParser.parse(source), style: .text)
+        let parts = box.drawnItems.compactMap { item -> (glyph: UInt32, x: Double)? in
+            if case .glyph(let glyph, let x, _, _, _) = item, glyph >= 0xE000, glyph < 0xF000 {
+                (glyph, x)
+            } else {
+                nil
+            }
+        }
+        // The base's width in parts of 1 pt (100 units at 10 pt): at least that many.
+        let baseWidth = box.width
+        #expect(Double(parts.count) >= baseWidth - 1, "\(source): \(parts.count) parts over \(baseWidth) pt")
+        #expect(parts.contains { $0.glyph == 0xE002 }, "\(source): the head")
+        let vector = layout.layout(MathParser.parse(#"\vec{xyz}"#), style: .text)
+        #expect(!vector.drawnItems.contains { if case .glyph(0xE001, _, _, _, _) = $0 { true } else { false } })
+    }
+
     /// A character the math font lacks is set in the text's face (whose fallback finds a font
     /// that has it), in every style, not as the math font's missing-glyph box.
     @Test func charactersTheMathFontLacksAreSetInTheTextFace() {
