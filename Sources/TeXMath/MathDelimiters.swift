@@ -152,7 +152,9 @@ extension MathLayout {
         for (rowIndex, row) in cells.enumerated() where !array.textRows.contains(rowIndex) {
             for (column, cell) in row.enumerated() { widths[column] = max(widths[column], cell.width) }
         }
-        let strutScale = cellStyle.level == .script ? scale(cellStyle) / scale(style) : 1
+        // The struts of the cells' own size: a `\substack` in a limit is at script size,
+        // whatever the style around it.
+        let strutScale = scale(cellStyle) / scale(MathStyle(.text))
         let strutHeight = 0.84 * size * strutScale * array.stretch
         let strutDepth = 0.36 * size * strutScale * array.stretch
         var grid = MathBox()

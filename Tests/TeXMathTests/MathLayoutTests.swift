@@ -364,6 +364,29 @@ struct FixedMathFont: MathFont {
         #expect(!vector.drawnItems.contains { if case .glyph(0xE001, _, _, _, _) = $0 { true } else { false } })
     }
 
+    /// A `\substack`'s rows are script size wherever it stands: in a limit (itself script
+    /// style) they stand as close as at the top of a formula, not a text line apart.
+    @Test func aSubstacksRowsAreScriptSizeInALimit() {
+        func pitch(_ source: String) -> Double? {
+            let box = Self.layout.layout(MathParser.parse(source), style: .display)
+            let rows = box.drawnItems.compactMap { item -> Double? in
+                if case .glyph(let glyph, _, let y, _, _) = item,
+                    glyph == MathAlphabet.italic.map("p").value
+                        || glyph == MathAlphabet.italic.map("q").value
+                {
+                    return y
+                }
+                return nil
+            }
+            return rows.count == 2 ? abs(rows[0] - rows[1]) : nil
+        }
+        let alone = pitch(#"\substack{p \\ q}"#)
+        let inLimit = pitch(#"\sum_{\substack{p \\ q}} x"#)
+        #expect(alone != nil && inLimit != nil)
+        #expect(
+            abs((alone ?? 0) - (inLimit ?? 99)) < 0.01, "\(String(describing: alone)) \(String(describing: inLimit))")
+    }
+
     /// A character the math font lacks is set in the text's face (whose fallback finds a font
     /// that has it), in every style, not as the math font's missing-glyph box.
     @Test func charactersTheMathFontLacksAreSetInTheTextFace() {
