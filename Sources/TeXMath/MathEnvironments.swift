@@ -166,11 +166,13 @@ extension MathParser {
                 cell = row.count == textColumn ? parseTextCell() : parseList(stop: cellStop)
                 continue
             }
-            if atRowSeparator {
-                position += 2
+            // `\intertext` ends its row as amsmath's does, a `\\` before it or not.
+            let interText = ["intertext", "shortintertext"].contains(peekCommand() ?? "")
+            if atRowSeparator || interText {
+                if !interText { position += 2 }
                 rows.rows.append(row)
                 if numbersRows { rows.numbering[rows.rows.count - 1] = takeNumberingScope() }
-                rows.extraSpace.append(readOptionalRaw().map(Self.emLength) ?? 0)
+                rows.extraSpace.append(interText ? 0 : readOptionalRaw().map(Self.emLength) ?? 0)
                 row = []
                 readRowRules(before: rows.rows.count, into: &rows.rules)
                 readInterText(into: &rows)

@@ -166,7 +166,7 @@ public struct MathParser {
         case bracket
         /// At `\middle` or `\right`.
         case fence
-        /// At `&`, `\\` or `\end` (a cell of an environment).
+        /// At `&`, `\\`, `\end` or `\intertext` (a cell of an environment).
         case cell
         /// At `&`, `\\` or a closing brace (a cell of `\substack{…}`).
         case groupCell
@@ -229,7 +229,8 @@ public struct MathParser {
             let name = peekCommand()
             return name == "right" || name == "middle"
         case .cell:
-            return atRowSeparator || peekCommand() == "end"
+            let name = peekCommand()
+            return atRowSeparator || name == "end" || name == "intertext" || name == "shortintertext"
         case .groupCell:
             return scalar == "}" || atRowSeparator
         }

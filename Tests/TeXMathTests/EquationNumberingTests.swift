@@ -32,6 +32,18 @@ import Testing
                 .isEmpty)
     }
 
+    /// `\intertext` ends the row before it whether a `\\` is written before it or not, as
+    /// amsmath's does: the rows after it are numbered, with no warning.
+    @Test(arguments: [#"\\"#, ""])
+    func interTextEndsItsRow(_ separator: String) {
+        let formula = Self.parse(
+            #"\begin{align} x &= 1 \label{b1} \\ y &= 2 \label{b2} "# + separator
+                + #" \intertext{and so} z &= 3 \label{b3} \end{align}"#)
+        #expect(formula.problems.isEmpty, "\(formula.problems)")
+        #expect(formula.labels == ["b1": "1", "b2": "2", "b3": "3"], "\(formula.labels)")
+        #expect(formula.rowTags.compactMap { $0 } == ["(1)", "(2)", "(3)"], "\(formula.rowTags)")
+    }
+
     @Test func anEquationTakesTheNextNumberAndItsLabelNamesIt() {
         let formula = Self.parse(#"\begin{equation} E = mc^2 \label{e} \end{equation}"#, first: 4)
         #expect(formula.tag == "(4)", "\(String(describing: formula.tag))")
