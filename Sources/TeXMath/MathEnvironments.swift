@@ -353,7 +353,8 @@ extension MathParser {
         switch name {
         case _ where alignmentEnvironments.contains(name):
             array.alignments = [.right, .left]
-            array.columnGaps = [0, 2]
+            // `alignat` sets its pairs with no space between them: the author writes it (`\quad`).
+            array.columnGaps = name.hasPrefix("alignat") || name == "alignedat" ? [0, 0] : [0, 2]
             array.rowGap = 0.3
             array.cellStyle = .display
         case "cases", "dcases", "rcases", "cases*", "dcases*":

@@ -471,5 +471,10 @@ struct FixedMathFont: MathFont {
         let two = Self.width(#"\begin{aligned} x & x & x & x \end{aligned}"#, .display)
         #expect(abs(one - 10) < 1e-9, "\(one)")
         #expect(abs(two - (20 + 20)) < 1e-9, "\(two): four 5 pt cells and one 2 em gap")
+        // `alignat` and `alignedat` put no space between pairs: only what is written.
+        for environment in ["alignat", "alignat*", "alignedat"] {
+            let set = Self.width(#"\begin{"# + environment + #"}{2} x & x & x & x \end{"# + environment + "}", .display)
+            #expect(abs(set - 20) < 1e-9, "\(environment): \(set)")
+        }
     }
 }
