@@ -28,7 +28,10 @@ struct BlockLayout {
     /// - Throws: what `emit` throws.
     func layOut(_ block: StyledBlock, emit: (Item) throws -> Void) rethrows {
         var path = block.structure.isEmpty ? defaultStructure(for: block) : block.structure
-        if case .paragraph(let paragraph) = block.content { BlockLayout.giveLanguage(of: paragraph, to: &path) }
+        switch block.content {
+        case .paragraph(let paragraph), .entry(let paragraph, _): BlockLayout.giveLanguage(of: paragraph, to: &path)
+        default: break
+        }
         var finishing = ItemFinishing(layout: self, block: block, path: path)
         switch block.content {
         case .table(let table):

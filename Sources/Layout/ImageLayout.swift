@@ -16,8 +16,10 @@ struct ImageLayout {
         let left = options.page.margins.left + image.leftIndent
         let measure = max(1, options.page.measure - image.leftIndent - image.rightIndent)
         let id = path.last?.id ?? 0
+        // The caption, beside the figure rather than in it, reads in the figure's language.
         let captionPath =
-            path.last?.role == .figure ? Array(path.dropLast()) + [StructureElement(.caption, id: id)] : path
+            path.last?.role == .figure
+            ? Array(path.dropLast()) + [StructureElement(.caption, id: id, language: path.last?.language)] : path
         var items: [Item] = []
         if let size = shaper.imageSize(ofFile: image.path), size.width > 0, size.height > 0 {
             // The natural size (the file's resolution, else 1 px = 0.75 pt), or the size the

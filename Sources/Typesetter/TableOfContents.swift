@@ -108,7 +108,8 @@ struct TableOfContents {
     /// An entry's text in the entry's `style`, keeping what the heading's runs mark inline: the
     /// monospaced face of code (at code's 0.92 of the size, on its tint), italic, strikethrough,
     /// a formula (set at the entry's size), a subscript's or superscript's smaller size and
-    /// shift (in proportion to the entry's size). Footnote markers are left out.
+    /// shift (in proportion to the entry's size), and its language. Footnote markers are left
+    /// out.
     func entryRuns(_ runs: [StyledRun], title: String, style: RunStyle) -> [StyledRun] {
         var result: [StyledRun] = []
         // The heading's own size: its text's, which scripts and code are set smaller than.
@@ -136,6 +137,8 @@ struct TableOfContents {
             }
             entryStyle.font.italic = run.style.font.italic
             entryStyle.strikethrough = run.style.strikethrough
+            // Read in its heading's language (`# Résumé {lang=fr}`: the entry's `/Lang`).
+            entryStyle.language = run.style.language
             result.append(StyledRun(run.text, style: entryStyle))
         }
         // The heading's runs are already trimmed; a heading of footnote markers alone keeps its title.

@@ -385,6 +385,38 @@ import Typesetter
         }
     }
 
+    /// A figure's caption, beside the figure in the structure, reads in the figure's language,
+    /// and a contents entry in its heading's: `Caption` and `TOCI` name the language of a
+    /// `::: {lang=fr}` figure and of a `{lang=fr}` heading.
+    @Test func aCaptionAndAContentsEntryReadInTheirElementsLanguage() throws {
+        let folder = try Render.scratchFolder("caption-language")
+        try FileManager.default.copyItem(
+            atPath: Render.packageRoot + "/templates/images/line-height.png", toPath: folder + "/red.png")
+        let markdown = """
+            ---
+            title: Languages
+            ---
+
+            # Résumé en français {lang=fr}
+
+            Texte.
+
+            # English
+
+            ::: {lang=fr}
+            ![Une image rouge](red.png)
+            :::
+            """
+        var options = RenderOptions()
+        options.baseDirectory = folder
+        options.tableOfContents = true
+        let (pdf, _) = try Render.markdown(markdown, name: "caption-language", options: options)
+        let elements = try Self.elementLanguages(pdf)
+        #expect(elements.filter { $0.type == "Caption" }.map(\.language) == ["fr"], "\(elements)")
+        #expect(elements.filter { $0.type == "Figure" }.map(\.language) == ["fr"], "\(elements)")
+        #expect(elements.filter { $0.type == "TOCI" }.map(\.language) == ["fr", "en"], "\(elements)")
+    }
+
     /// A note's lists, quotes and code keep their structure inside its `Note`, as in the body:
     /// `L` > `LI` > `Lbl` and `LBody` (nested too), `BlockQuote`, `Code`; they were all `P`,
     /// their markers read as text.
