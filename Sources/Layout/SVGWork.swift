@@ -143,16 +143,7 @@ public enum SVGWork {
         var open: [Int] = []
         var index = 0
         let end = bytes.count
-        func skip(past terminator: [UInt8], from start: Int) -> Int {
-            var position = start
-            while position + terminator.count <= end {
-                if bytes[position..<position + terminator.count].elementsEqual(terminator) {
-                    return position + terminator.count
-                }
-                position += 1
-            }
-            return end
-        }
+        func skip(past terminator: [UInt8], from start: Int) -> Int { skipping(bytes, past: terminator, from: start) }
         while index < end {
             guard bytes[index] == UInt8(ascii: "<"), index + 1 < end else {
                 index += 1
@@ -373,11 +364,11 @@ public enum SVGWork {
                 continue
             }
             if startsAt("<!--", index) {
-                index = skipping(bytes, past: "-->", from: index + 4)
+                index = skipping(bytes, past: Array("-->".utf8), from: index + 4)
                 continue
             }
             if startsAt("<![CDATA[", index) {
-                index = skipping(bytes, past: "]]>", from: index + 9)
+                index = skipping(bytes, past: Array("]]>".utf8), from: index + 9)
                 continue
             }
             // The element's name, after `<` or `</`, and the byte after it.
@@ -396,11 +387,12 @@ public enum SVGWork {
     }
 
     /// The offset just past the first `terminator` at or after `start` in `bytes`, or the end.
-    private static func skipping(_ bytes: [UInt8], past terminator: String, from start: Int) -> Int {
-        let pattern = Array(terminator.utf8)
+    private static func skipping(_ bytes: [UInt8], past terminator: [UInt8], from start: Int) -> Int {
         var position = start
-        while position + pattern.count <= bytes.count {
-            if bytes[position..<position + pattern.count].elementsEqual(pattern) { return position + pattern.count }
+        while position + terminator.count <= bytes.count {
+            if bytes[position..<position + terminator.count].elementsEqual(terminator) {
+                return position + terminator.count
+            }
             position += 1
         }
         return bytes.count

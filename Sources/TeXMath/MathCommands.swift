@@ -35,6 +35,25 @@ extension MathParser {
         parseCommand(named: readCommand(), start: start, into: &nodes, stop: stop)
     }
 
+    /// Whether a binary operation or relation follows (`x_1 + \dots + x_n`): amsmath's `\dots`
+    /// is then centred (`\dotsb`), else on the baseline (`\dotsc`, `\dotso`), as amsmath and
+    /// MathJax choose it by what comes next.
+    var dotsBeforeOperator: Bool {
+        var index = position
+        while index < scalars.count, scalars[index].properties.isWhitespace { index += 1 }
+        guard index < scalars.count else { return false }
+        let operators: [MathClass] = [.bin, .rel]
+        if scalars[index] == "-" || scalars[index] == "*" { return true }
+        guard scalars[index] == "\\" else {
+            return MathSymbols.characterClass(scalars[index]).map(operators.contains) ?? false
+        }
+        var end = index + 1
+        while end < scalars.count, scalars[end].isASCII, scalars[end].properties.isAlphabetic { end += 1 }
+        let command = String(String.UnicodeScalarView(scalars[(index + 1)..<end]))
+        guard case .atom(let mathClass)? = MathSymbols.symbol(named: command)?.kind else { return false }
+        return operators.contains(mathClass)
+    }
+
     /// Reads what the command `name` (already read, from `start`) makes, with its arguments from
     /// the parser, and appends it to `nodes`.
     mutating func parseCommand(named name: String, start: Int, into nodes: inout [MathNode], stop: Stop) {
@@ -52,6 +71,10 @@ extension MathParser {
         }
         if let limits = Self.operatorNames[name] {
             nodes.append(.atom(MathAtom(.op, .text(name), limits: limits ? .automatic : .beside)))
+            return
+        }
+        if name == "dots", let symbol = MathSymbols.symbol(named: dotsBeforeOperator ? "cdots" : "ldots") {
+            nodes.append(symbolNode(symbol, name: name))
             return
         }
         if let symbol = MathSymbols.symbol(named: name) {
@@ -135,6 +158,9 @@ extension MathParser {
     mutating func parseStructure(_ name: String, into nodes: inout [MathNode], start: Int) -> Bool {
         switch name {
         case "frac", "dfrac", "tfrac", "cfrac", "binom", "dbinom", "tbinom":
+            // `\cfrac[l]` and `\cfrac[r]` set the numerator flush left or right: read, and set
+            // centred, rather than taken for the fraction's parts.
+            if name == "cfrac" { _ = readOptionalRaw() }
             let numerator = parseArgument()
             let denominator = parseArgument()
             let style: MathStyle.Level? =
@@ -296,8 +322,15 @@ extension MathParser {
             } else {
                 nodes.append(contentsOf: next)
             }
-        case "bmod", "mod":
-            nodes.append(.atom(MathAtom(name == "bmod" ? .bin : .rel, .text("mod"))))
+        case "bmod":
+            nodes.append(.atom(MathAtom(.bin, .text("mod"))))
+        case "mod":
+            // amsmath: 18 mu before "mod" in a displayed formula, 12 mu inline, 6 mu after it.
+            let argument = parseArgument()
+            nodes.append(.space(display ? 1 : 12.0 / 18, fixed: true))
+            nodes.append(.atom(MathAtom(.ord, .text("mod"))))
+            nodes.append(.space(6, fixed: false))
+            nodes.append(contentsOf: argument)
         case "pmod":
             // amsmath: 18 mu before the parenthesis in a displayed formula, 8 mu inline.
             let argument = parseArgument()
@@ -317,7 +350,9 @@ extension MathParser {
         default:
             if let mathClass = Self.classCommands[name] {
                 let group = parseArgument()
-                nodes.append(.atom(MathAtom(mathClass, .list(group), limits: mathClass == .op ? .beside : .automatic)))
+                // An Op atom's limits go above and below in display style (`\displaylimits`, The
+                // TeXbook, chapter 17), beside it otherwise.
+                nodes.append(.atom(MathAtom(mathClass, .list(group), limits: .automatic)))
                 return true
             }
             return false

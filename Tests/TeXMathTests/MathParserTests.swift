@@ -14,6 +14,31 @@ import Testing
         #expect(classes == [.ord, .bin, .ord, .rel, .ord, .punct, .open, .ord, .close])
     }
 
+    /// amsmath's `\dots` is centred before a binary operation or relation (`\dotsb`) and on the
+    /// baseline before anything else (`\dotsc`, `\dotso`), as amsmath and MathJax choose it.
+    @Test(arguments: [
+        (#"x_1+\dots+x_n"#, "\u{22EF}"), (#"a \cdot \dots \cdot b"#, "\u{22EF}"), (#"A \cup \dots \cup B"#, "\u{22EF}"),
+        (#"x = \dots = y"#, "\u{22EF}"), (#"x_1, \dots, x_n"#, "\u{2026}"), (#"f(\dots)"#, "\u{2026}"),
+        (#"\dots"#, "\u{2026}"),
+    ])
+    func dotsAreCentredBeforeAnOperator(_ source: String, _ dots: String) {
+        #expect(Self.atoms(source).contains { $0.nucleus == .symbol(dots) }, "\(source): \(Self.atoms(source))")
+    }
+
+    /// amsmath's `\mod{n}` is spaced as `\pmod` is, without its parentheses (12 mu before it
+    /// inline, 18 mu in a display); `\mathop`'s limits go above and below in a display;
+    /// `\cfrac[l]` reads its option, not a fraction of `[` over `l`.
+    @Test func modMathopAndCfracReadAsAmsmathDoes() {
+        let mod = MathParser.parse(#"a \equiv b \mod{n}"#).nodes
+        let text = mod.firstIndex { if case .atom(let atom) = $0, atom.nucleus == .text("mod") { true } else { false } }
+        #expect(
+            text.map { index in if case .space(_, true) = mod[index - 1] { true } else { false } } == true, "\(mod)")
+        let op = Self.atoms(#"\mathop{X}_a^b"#)
+        #expect(op.first?.mathClass == .op && op.first?.limits == .automatic)
+        let fraction = MathParser.parse(#"\cfrac[l]{1}{x}"#)
+        #expect(fraction.problems.isEmpty && fraction.nodes.count == 1 && !fraction.plainText.contains("["))
+    }
+
     @Test func symbolCommandsComeFromUnicodeMathsTable() {
         let atoms = Self.atoms(#"\alpha \le \sum \infty \to \langle"#)
         #expect(atoms.map(\.mathClass) == [.ord, .rel, .op, .ord, .rel, .open])
