@@ -55,10 +55,12 @@ public enum MathAlphabet: String, Hashable, Sendable, CaseIterable {
         }
     }
 
-    /// The first digit zero of the alphabet's digits, nil where the block has none.
+    /// The first digit zero of the alphabet's digits, nil where the block has none. Digits
+    /// have no italic forms: a bold italic alphabet (`\boldsymbol`, `\bm`) sets them bold, as
+    /// TeX's bold math sets its upright digits.
     private var digitStart: UInt32? {
         switch self {
-        case .bold: 0x1D7CE
+        case .bold, .boldItalic: 0x1D7CE
         case .doubleStruck: 0x1D7D8
         case .sansSerif: 0x1D7E2
         case .sansSerifBold: 0x1D7EC

@@ -39,6 +39,14 @@ import Testing
         #expect(fraction.problems.isEmpty && fraction.nodes.count == 1 && !fraction.plainText.contains("["))
     }
 
+    /// `\boldsymbol`, `\bm` and `\pmb` set digits bold (the all-ones vector `\boldsymbol{1}`),
+    /// digits having no bold italic forms, and letters bold italic.
+    @Test(arguments: [#"\boldsymbol{10x}"#, #"\bm{10x}"#, #"\pmb{10x}"#])
+    func boldSymbolsSetDigitsBold(_ source: String) {
+        let text = MathFormula.plainText(MathParser.parse(source).nodes)
+        #expect(text.unicodeScalars.map(\.value) == [0x1D7CF, 0x1D7CE, 0x1D499], "\(source): \(text)")
+    }
+
     @Test func symbolCommandsComeFromUnicodeMathsTable() {
         let atoms = Self.atoms(#"\alpha \le \sum \infty \to \langle"#)
         #expect(atoms.map(\.mathClass) == [.ord, .rel, .op, .ord, .rel, .open])
