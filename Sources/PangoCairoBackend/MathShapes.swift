@@ -330,7 +330,7 @@ enum MathShapes {
                 overwide.append(
                     OverwideFormula(
                         source: formula.display ? formula.source : formula.alternativeText, scale: formula.scale,
-                        display: formula.display, location: formula.location, tall: true))
+                        display: formula.display, location: formula.location, tall: true, width: width))
                 fitted.runs[index].style.inlineFormula = formula
                 continue
             }
@@ -339,7 +339,7 @@ enum MathShapes {
                 overwide.append(
                     OverwideFormula(
                         source: formula.alternativeText, scale: formula.scale, display: false,
-                        location: formula.location))
+                        location: formula.location, width: width))
                 fitted.runs[index].style.inlineFormula = formula
                 continue
             }
@@ -365,7 +365,7 @@ enum MathShapes {
                 overwide.append(
                     OverwideFormula(
                         source: formula.source, scale: formula.scale, location: formula.location,
-                        hasBreaks: !formula.formula.breakIndices.isEmpty))
+                        hasBreaks: !formula.formula.breakIndices.isEmpty, width: width))
             }
             fitted.runs[index].style.inlineFormula = formula
         }
@@ -722,4 +722,6 @@ public struct OverwideFormula: Hashable, Sendable {
     public var hasBreaks = false
     /// Whether it is taller than the text area (set smaller for that, however wide).
     public var tall = false
+    /// The width it was fitted to, pt: the measure, or a table cell's.
+    public var width = 0.0
 }

@@ -133,16 +133,17 @@ struct LayoutAndDraw {
         var reportedWords = Set<String>()
         func report(_ block: StyledBlock, words: [ParagraphLayout.OverwideWord], formulas: [OverwideFormula]) {
             guard draws else { return }
+            var inCell = false
+            if case .table = block.content { inCell = true }
             if !formulas.isEmpty {
                 for formula in formulas {
                     diagnostics.append(
                         Self.overwideFormula(
-                            formula, measure: theme.page.measure, at: formula.location ?? block.location))
+                            formula, measure: theme.page.measure, inCell: inCell, at: formula.location ?? block.location
+                        ))
                 }
                 return
             }
-            var inCell = false
-            if case .table = block.content { inCell = true }
             for word in words
             where reportedWords.insert("\(block.location?.description ?? "")\u{0}\(word.text)").inserted {
                 diagnostics.append(Self.overwideWord(word, inCell: inCell, at: block.location))
@@ -296,10 +297,14 @@ struct LayoutAndDraw {
 
     /// The warning for a displayed formula wider than the measure at 80 % of the text's size
     /// with no place to break: the size it was set at to fit, and whether that is too small to
-    /// read.
+    /// read; the width named is the one it was fitted to, its table cell's when `inCell`.
     static func overwideFormula(
-        _ formula: OverwideFormula, measure: Double, at location: SourceLocation?
+        _ formula: OverwideFormula, measure pageMeasure: Double, inCell: Bool = false, at location: SourceLocation?
     ) -> Diagnostic {
+        // What it was too wide for: the measure, or in a table its cell's.
+        let width = formula.width > 0 ? formula.width : pageMeasure
+        let measure =
+            inCell ? "its table cell (\(width.wholePointsText) pt)" : "the measure (\(width.wholePointsText) pt)"
         let source = formula.source
         let shown = source.count > 60 ? source.prefix(60) + "…" : Substring(source)
         let percent = Int((formula.scale * 100).rounded(.down))
@@ -315,16 +320,16 @@ struct LayoutAndDraw {
                 "\(kind) is taller than the text area: '\(shown)' \(done); "
                     + (formula.display ? "break it into several displays" : "display it between $$, in several parts")
             case (true, false):
-                "a displayed formula is wider than the measure (\(measure.wholePointsText) pt) and has no relation "
+                "a displayed formula is wider than \(measure) and has no relation "
                     + "or operator to break at outside braces, \\left…\\right or an environment: '\(shown)' \(done); "
                     + "break it by hand (\\\\ in an aligned environment)"
             case (true, true):
-                "a displayed formula is wider than the measure (\(measure.wholePointsText) pt), and a part of it "
+                "a displayed formula is wider than \(measure), and a part of it "
                     + "between the places it may break (after a relation or operator outside braces, \\left…\\right "
                     + "or an environment) is wider still: '\(shown)' \(done); break it by hand (\\\\ in an aligned "
                     + "environment)"
             case (false, _):
-                "an inline formula is wider than the measure (\(measure.wholePointsText) pt) and has no relation or "
+                "an inline formula is wider than \(measure) and has no relation or "
                     + "operator to break at outside braces or \\left…\\right: '\(shown)' \(done); display it between "
                     + "$$, or break it after a relation"
             }

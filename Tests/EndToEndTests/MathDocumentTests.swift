@@ -86,6 +86,23 @@ import Typography
         #expect(!messages.contains { $0.contains("missing }") || $0.contains("missing argument") }, "\(messages)")
     }
 
+    /// A formula shrunk to fit a table cell names the cell's width, not the page's measure,
+    /// which it did not overflow; one in a paragraph names the measure.
+    @Test func anOverwideFormulaInACellNamesTheCell() throws {
+        let long = #"\frac{a+b+c+d+e+f+g+h+i}{h+i+j+k+l+m+n+o+p+q+r}"#
+        let words = String(repeating: "text ", count: 8)
+        let fenced = #"\left( a + b + c + d + e + f + g + h + i + j + k \right)"#
+        let markdown = """
+            | a | b | c | d | e |
+            |---|---|---|---|---|
+            | $\(long)$ | \(words) | \(words) | \(words) | $\(fenced)$ |
+            """
+        let (_, report) = try Render.markdown(markdown, name: "overwide-formula-cell")
+        let warning = try #require(report.diagnostics.first { $0.message.contains("formula is wider than") })
+        #expect(warning.message.contains("is wider than its table cell ("), "\(warning.message)")
+        #expect(!warning.message.contains("the measure (328 pt)"), "\(warning.message)")
+    }
+
     /// A heading's bookmark spells its formulas as their symbols (`$\alpha$` α), not their TeX
     /// source; its id, made from the source, is what links to it name, as before.
     @Test func bookmarksSpellFormulasAsSymbols() throws {
