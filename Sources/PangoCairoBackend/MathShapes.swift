@@ -464,7 +464,11 @@ enum MathShapes {
         var spaced = formula.formula
         for label in frame.rowLabels where label.below {
             let extent = text.measure(label.text, face: .regular, size: labelSize)
-            spaced = spaced.spacingRow(label.row, by: (gap + extent.ascent + extent.descent) / size)
+            // A formula set smaller keeps its labels at the text's size: the next row, whose
+            // own label stands on its baseline, may be shorter than that label is tall (its
+            // strut is 0.84 of its size, amsmath's \strut), and moves down by the difference too.
+            let taller = max(0, extent.ascent - 0.84 * size)
+            spaced = spaced.spacingRow(label.row, by: (gap + extent.ascent + extent.descent + taller) / size)
         }
         let box = layout.layout(spaced, style: .display)
         var framed = MathBox(width: frame.width)

@@ -138,6 +138,23 @@ import Typography
         }
     }
 
+    /// A formula numbered by row and set smaller to fit keeps its labels at the text's size; a
+    /// label moved under its row leaves room for the next row's label, also when that row is
+    /// shorter than the label: the two never touch.
+    @Test func labelsOfAFormulaSetSmallerDoNotTouch() throws {
+        let terms = (1...18).map { "b_{\($0)}" }.joined(separator: " + ")
+        let markdown = "Text.\n\n\\begin{gather}\n\(terms) \\\\\nd = 1\n\\end{gather}\n\nAfter.\n"
+        let (pdf, _) = try Render.markdown(markdown, name: "equation-labels-smaller")
+        let (left, width) = try Self.measure(pdf, leftOf: "Text.")
+        let labels = try Self.bands(pdf, from: left + width - 14, to: left + width + 2).filter { $0.top < 700 }
+        let rows = try Self.bands(pdf, from: left + width / 2 - 20, to: left + width / 2 + 20).filter { $0.top < 700 }
+        // The text before and after, and the formula's rows, are bands of the middle; the labels
+        // (1) and (2) two bands at the edge, apart.
+        let inFormula = labels.filter { band in band.top > (rows.first?.bottom ?? 0) }
+        try #require(inFormula.count >= 2, "\(labels)")
+        #expect(inFormula[1].top - inFormula[0].bottom > 1, "\(inFormula)")
+    }
+
     /// Numbers run through the document in order, `\tag` and `\notag` rows taking none,
     /// starred environments and plain displays none; references before and after print them;
     /// the rows' labels copy with their formula, after its source.
