@@ -114,15 +114,8 @@ extension InlineSyntax {
     private static func controlWord(
         in tokens: [InlineToken], at start: Int, closing: [Int: Int], before limit: Int
     ) -> (name: String, end: Int)? {
-        var index = start + 1
-        var name: [UInt8] = []
-        while index < limit, name.count < 64, case .byte(let byte, _, _, false) = tokens[index],
-            LaTeXTextCommands.isLetter(byte)
-        {
-            name.append(byte)
-            index += 1
-        }
-        guard !name.isEmpty else { return nil }
+        guard let found = commandName(in: tokens, at: start, before: limit) else { return nil }
+        var index = found.end
         if index < limit, case .byte(UInt8(ascii: "{"), _, _, false) = tokens[index], closing[index] == index + 1 {
             index += 2
         } else if index + 1 < limit, case .byte(UInt8(ascii: "\\"), _, _, false) = tokens[index],
@@ -133,7 +126,23 @@ extension InlineSyntax {
         } else {
             while index < limit, case .byte(UInt8(ascii: " "), _, _, _) = tokens[index] { index += 1 }
         }
-        return (String(decoding: name, as: UTF8.self), index)
+        return (found.name, index)
+    }
+
+    /// The letters after the backslash at `tokens[start]` (at most 64, before `limit`) and the
+    /// index after them; nil when none follow.
+    private static func commandName(
+        in tokens: [InlineToken], at start: Int, before limit: Int
+    ) -> (name: String, end: Int)? {
+        var index = start + 1
+        var name: [UInt8] = []
+        while index < limit, name.count < 64, case .byte(let byte, _, _, false) = tokens[index],
+            LaTeXTextCommands.isLetter(byte)
+        {
+            name.append(byte)
+            index += 1
+        }
+        return name.isEmpty ? nil : (String(decoding: name, as: UTF8.self), index)
     }
 
     /// For each `{` written as syntax, the index of the `}` that closes it (braces paired as
@@ -155,17 +164,10 @@ extension InlineSyntax {
     private static func command(
         in tokens: [InlineToken], at start: Int, closing: [Int: Int], before limit: Int
     ) -> (name: String, open: Int, end: Int)? {
-        var index = start + 1
-        var name: [UInt8] = []
-        while index < limit, name.count < 64, case .byte(let byte, _, _, false) = tokens[index],
-            LaTeXTextCommands.isLetter(byte)
-        {
-            name.append(byte)
-            index += 1
-        }
-        guard !name.isEmpty, index < limit, case .byte(UInt8(ascii: "{"), _, _, false) = tokens[index],
-            let close = closing[index], close < limit, close - index <= maxAttributeLength
+        guard let (name, index) = commandName(in: tokens, at: start, before: limit), index < limit,
+            case .byte(UInt8(ascii: "{"), _, _, false) = tokens[index], let close = closing[index], close < limit,
+            close - index <= maxAttributeLength
         else { return nil }
-        return (String(decoding: name, as: UTF8.self), index, close + 1)
+        return (name, index, close + 1)
     }
 }
