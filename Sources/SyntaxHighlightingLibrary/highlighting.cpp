@@ -391,8 +391,8 @@ extern "C" int32_t typeset_tshl_theme_styles(const char *name, TSThemeStyle *sty
 // The library holds no Swift code, but SwiftPM links its Swift runtime registration (swiftrt.o)
 // into every shared library it builds: a constructor that hands the library's Swift metadata,
 // of which it has none, to `swift_addNewDSOImage`. Defined here, hidden, that call stays in the
-// library, and the linker (`--as-needed`, Package.swift) records no dependency on
-// libswiftCore.so: loading the library does not load a second Swift runtime (2 MB resident,
-// 1.6 ms) beside the one linked into `typeset`.
+// library, and linked with the static Swift runtime (`-static-stdlib`, Package.swift) the
+// library takes nothing from it and depends on no libswiftCore.so: loading it does not load a
+// second Swift runtime (2 MB resident, 1.6 ms) beside the one linked into `typeset`.
 extern "C" __attribute__((visibility("hidden"))) void swift_addNewDSOImage(const void *) {}
 extern "C" __attribute__((visibility("hidden"))) bool _swift_backtrace_isThunkFunction(const char *) { return false; }
