@@ -363,9 +363,12 @@ struct FontCheck {
     /// The warnings for everything visited. A weight `theme`'s own cascade asks of one of its
     /// own families — a semibold heading's or table header's inline code in the monospaced
     /// family, Hangul in a semibold role — is not the document's doing and is not warned about
-    /// in every document: the nearest weight is used. A weight an attribute asks for is.
-    func diagnostics(theme: Theme? = nil) -> [Diagnostic] {
-        let themeFamilies = Set(theme?.familyNames ?? [])
+    /// in every document: the nearest weight is used. A weight an attribute asks for is, and so
+    /// is any weight of `chosenFamily`, the family the user swapped in (`--family`, `mainfont`),
+    /// which no theme check has seen.
+    func diagnostics(theme: Theme? = nil, chosenFamily: String? = nil) -> [Diagnostic] {
+        var themeFamilies = Set(theme?.familyNames ?? [])
+        if let chosenFamily { themeFamilies.remove(chosenFamily) }
         var diagnostics: [Diagnostic] = []
         var messages = Set<String>()
         func warn(_ message: String, _ location: SourceLocation?) {

@@ -31,6 +31,6 @@ extension FontCheck {
         for case (let sample?, let key, let given) in runningSamples {
             fonts.visit(sample, at: given == nil ? metadata.fieldLocations[key] : nil, running: true)
         }
-        return fonts.diagnostics(theme: settings.theme)
+        return fonts.diagnostics(theme: settings.theme, chosenFamily: settings.options.themeRequest.family)
     }
 }

@@ -37,6 +37,24 @@ import Testing
         #expect(!tofu.isEmpty && tofu.allSatisfy { $0.location?.line == 5 }, "\(report.diagnostics)")
     }
 
+    /// A family the user swaps in (`--family`, `mainfont`) that has no bold is named in a
+    /// warning where bold is first needed, as the weights of any family a document asks for
+    /// are: the theme's own families are judged by `theme check`, this one by nobody else. A
+    /// family of one Regular face, made from DejaVu Serif and registered from a folder.
+    @Test func aSwappedFamilyWithoutBoldIsNamed() throws {
+        let folder = try Render.scratchFolder("swapped-family")
+        let family = "Zorkle Serif \(UUID().uuidString.prefix(6))"
+        try Support.renamedFont(at: "/usr/share/fonts/truetype/dejavu/DejaVuSerif.ttf", family: family)
+            .write(to: URL(fileURLWithPath: folder + "/Zorkle.ttf"))
+        let markdown = "Body text first.\n\n# A heading\n\nSome **bold** words.\n"
+        var options = RenderOptions()
+        options.themeRequest = ThemeRequest(fontFolders: [folder], family: family)
+        let (_, report) = try Render.markdown(markdown, name: "swapped-family-bold", options: options)
+        let found = try #require(warning(report, "'\(family)' has no face of weight"), "\(report.diagnostics)")
+        #expect(found.message.hasSuffix("bold synthesized (its lighter face emboldened)"), "\(found)")
+        #expect(found.location?.line == 3, "\(found)")
+    }
+
     @Test func aWeightTheFamilyLacksInAHeading() throws {
         // DejaVu Serif has no Light face; the span is the heading's second run.
         let markdown = "# Intro \\[1\\] &amp; [light words]{weight=300 family=\"DejaVu Serif\"}\n\nBody.\n"
