@@ -376,6 +376,7 @@ struct FontCheck {
                 diagnostics.append(Diagnostic(.warning, message, at: location, kind: .font))
             }
         }
+        var synthesized: [(family: String, weights: Set<Int>, location: SourceLocation?, position: Int)] = []
         for (request, location, _, resolved) in problems {
             guard resolved.familyFound else {
                 // The theme's own families were checked (and dropped) with the theme: what is left
@@ -393,10 +394,12 @@ struct FontCheck {
             if fromTheme, resolved.boldSynthesized || resolved.weight != request.weight {
                 // The theme's own request: said by `theme check`, not by every document.
             } else if resolved.boldSynthesized {
-                warn(
-                    "'\(resolved.family)' has no face of weight \(request.weight.rawValue): bold synthesized (its "
-                        + "lighter face emboldened)",
-                    location)
+                // Each family's synthesized weights are said in one warning, at the first place.
+                if let index = synthesized.firstIndex(where: { $0.family == resolved.family }) {
+                    synthesized[index].weights.insert(request.weight.rawValue)
+                } else {
+                    synthesized.append((resolved.family, [request.weight.rawValue], location, diagnostics.count))
+                }
             } else if resolved.weight != request.weight {
                 let hint =
                     resolved.family.hasPrefix("Noto Sans CJK")
@@ -411,6 +414,13 @@ struct FontCheck {
             for warning in resolved.warnings where !warning.hasPrefix("no weight") && !warning.hasPrefix("no bold") {
                 warn(warning, location)
             }
+        }
+        for entry in synthesized.reversed() {
+            let weights = entry.weights.sorted().map(String.init)
+            let named = weights.count == 1 ? "weight \(weights[0])" : "weights \(weights.joined(separator: ", "))"
+            let message =
+                "'\(entry.family)' has no face of \(named): bold synthesized (its lighter face emboldened)"
+            diagnostics.insert(Diagnostic(.warning, message, at: entry.location, kind: .font), at: entry.position)
         }
         if let firstFormula, let fallback = FontLibrary.mathFallback(for: firstFormula.family) {
             let instead =
