@@ -76,13 +76,18 @@ import Testing
 
     /// A signal sent to `render -j` alone (not to its process group, as `kill PID` does) is
     /// passed on to its child renders: the parent ends with 128 + the signal once they have
-    /// ended, and no child goes on to write its output. The inputs are FIFOs nobody writes, so
-    /// each child waits at its input for as long as the test needs, whatever the load.
+    /// ended, and no child goes on to write its output. The inputs are FIFOs the test holds open
+    /// for writing and never writes (a FIFO no program writes to is refused at once), so each
+    /// child waits at its input for as long as the test needs, whatever the load.
     @Test func aSignalToABatchReachesItsChildren() throws {
         let dir = try folder("batch")
         let temporary = try folder("batch-tmp")
         let inputs = [dir + "/first.md", dir + "/second.md"]
         for input in inputs { #expect(mkfifo(input, 0o600) == 0) }
+        // Read and write: opens at once, and keeps a writer on each FIFO until the test ends.
+        let writers = inputs.map { open($0, O_RDWR | O_NONBLOCK) }
+        defer { for writer in writers where writer >= 0 { close(writer) } }
+        #expect(writers.allSatisfy { $0 >= 0 })
         let outputs = dir + "/out"
         let process = try start(["render"] + inputs + ["--output-dir", outputs, "-j", "2", "-q"], temporary: temporary)
         wait(for: process) { children(of: process).count == 2 }
