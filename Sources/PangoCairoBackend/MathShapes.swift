@@ -60,6 +60,14 @@ final class HarfBuzzMathFont: MathFont, @unchecked Sendable {
 
     private let lock = NSLock()
     nonisolated(unsafe) private var scriptGlyphs: [UInt64: UInt32] = [:]
+    /// The glyphs the font's character map gives, by glyph: made at the first glyph that is
+    /// not a character's own (a script, size or assembly form).
+    nonisolated(unsafe) private var nominalCharacters: [UInt32: Unicode.Scalar]?
+    /// The character each script, size and assembly form the layout has asked for stands for,
+    /// by glyph, for the glyphs the character map does not give: without it, Cairo writes
+    /// U+FFFD for them in the font's `/ToUnicode` map (PDF 1.7 §9.10.3), and text extraction
+    /// that reads no `/ActualText` loses them.
+    nonisolated(unsafe) private var formCharacters: [UInt32: Unicode.Scalar] = [:]
 
     func scriptGlyph(for scalar: Unicode.Scalar, level: Int) -> UInt32? {
         let key = UInt64(scalar.value) << 2 | UInt64(level)
@@ -75,8 +83,54 @@ final class HarfBuzzMathFont: MathFont, @unchecked Sendable {
         else { return self.glyph(for: scalar) }
         lock.lock()
         scriptGlyphs[key] = glyph
+        recordForms([glyph], of: scalar)
         lock.unlock()
         return glyph
+    }
+
+    /// The character `glyph` stands for when the font's character map does not give it: the
+    /// character of the glyph it is a script, size or assembly form of.
+    func formCharacter(of glyph: UInt32) -> Unicode.Scalar? {
+        lock.lock()
+        defer { lock.unlock() }
+        return formCharacters[glyph]
+    }
+
+    /// Records `forms` as standing for `character`, each unless the character map gives it.
+    /// Called with `lock` held.
+    private func recordForms(_ forms: [UInt32], of character: Unicode.Scalar?) {
+        guard let character else { return }
+        let nominal = nominalCharacterMap()
+        for form in forms where nominal[form] == nil {
+            formCharacters[form] = character
+        }
+    }
+
+    /// The character `glyph` stands for, from the character map or as a form. Called with
+    /// `lock` held.
+    private func character(of glyph: UInt32) -> Unicode.Scalar? {
+        nominalCharacterMap()[glyph] ?? formCharacters[glyph]
+    }
+
+    /// The font's character map by glyph (a glyph of several characters keeps the lowest).
+    /// Called with `lock` held.
+    private func nominalCharacterMap() -> [UInt32: Unicode.Scalar] {
+        if let nominalCharacters { return nominalCharacters }
+        var map: [UInt32: Unicode.Scalar] = [:]
+        let set = hb_set_create()
+        defer { hb_set_destroy(set) }
+        hb_face_collect_unicodes(face, set)
+        var codePoint = hb_codepoint_t.max
+        while hb_set_next(set, &codePoint) != 0 {
+            var glyph: hb_codepoint_t = 0
+            if hb_font_get_nominal_glyph(font, codePoint, &glyph) != 0, map[glyph] == nil,
+                let scalar = Unicode.Scalar(codePoint)
+            {
+                map[glyph] = scalar
+            }
+        }
+        nominalCharacters = map
+        return map
     }
 
     func shape(_ text: String) -> [MathShapedGlyph] { shape(text, features: []) }
@@ -123,7 +177,11 @@ final class HarfBuzzMathFont: MathFont, @unchecked Sendable {
         var records = [hb_ot_math_glyph_variant_t](repeating: .init(), count: 32)
         var count: UInt32 = 32
         _ = hb_ot_math_get_glyph_variants(font, glyph, direction, 0, &count, &records)
-        return records.prefix(Int(count)).map { ($0.glyph, Double($0.advance)) }
+        let variants = records.prefix(Int(count)).map { ($0.glyph, Double($0.advance)) }
+        lock.lock()
+        recordForms(variants.map(\.0), of: character(of: glyph))
+        lock.unlock()
+        return variants
     }
 
     func assembly(of glyph: UInt32, vertical: Bool) -> [MathGlyphPart] {
@@ -132,6 +190,9 @@ final class HarfBuzzMathFont: MathFont, @unchecked Sendable {
         var count: UInt32 = 16
         var italics: hb_position_t = 0
         _ = hb_ot_math_get_glyph_assembly(font, glyph, direction, 0, &count, &parts, &italics)
+        lock.lock()
+        recordForms(parts.prefix(Int(count)).map(\.glyph), of: character(of: glyph))
+        lock.unlock()
         return parts.prefix(Int(count)).map {
             MathGlyphPart(
                 glyph: $0.glyph, startConnector: Double($0.start_connector_length),
@@ -596,19 +657,22 @@ enum MathShapes {
         // analyses and replays each call it is given, and a formula's script, run of digits or
         // stretched delimiter is several glyphs.
         var glyphs: [cairo_glyph_t] = []
+        var forms = FormText()
         var glyphStyle: (size: Double, color: MathColor?)?
         func showGlyphs() {
             guard let style = glyphStyle, !glyphs.isEmpty else { return }
             setColor(style.color, fallback: textColor, on: cr)
             cairo_set_font_size(cr, style.size)
-            cairo_show_glyphs(cr, glyphs, Int32(glyphs.count))
+            forms.show(glyphs, on: cr)
             glyphs.removeAll(keepingCapacity: true)
+            forms.removeAll()
         }
         for item in shape.box.drawnItems {
             if case .glyph(let glyph, let gx, let gy, let size, let color) = item {
                 if let style = glyphStyle, style.size != size || style.color != color { showGlyphs() }
                 glyphStyle = (size, color)
                 glyphs.append(cairo_glyph_t(index: UInt(glyph), x: x + gx, y: baseline - gy))
+                forms.append(font.formCharacter(of: glyph))
                 continue
             }
             showGlyphs()
@@ -633,6 +697,42 @@ enum MathShapes {
             }
         }
         showGlyphs()
+    }
+
+    /// A run of glyphs with the character of each script, size or assembly form among them
+    /// (``HarfBuzzMathFont/formCharacter(of:)``). The forms go to Cairo with their characters
+    /// (`cairo_show_text_glyphs`, a cluster a glyph), which Cairo writes in the font's
+    /// `/ToUnicode` map; the other glyphs go as glyphs alone (`cairo_show_glyphs`), their
+    /// characters found by Cairo in the font's character map. A glyph with a cluster of no text
+    /// would be written inside an empty `/ActualText` span instead.
+    private struct FormText {
+        private var characters: [Unicode.Scalar?] = []
+
+        mutating func append(_ character: Unicode.Scalar?) { characters.append(character) }
+
+        mutating func removeAll() { characters.removeAll(keepingCapacity: true) }
+
+        func show(_ glyphs: [cairo_glyph_t], on cr: OpaquePointer) {
+            var start = 0
+            while start < glyphs.count {
+                let isForm = characters[start] != nil
+                var end = start + 1
+                while end < glyphs.count, (characters[end] != nil) == isForm { end += 1 }
+                let run = Array(glyphs[start..<end])
+                if isForm {
+                    let utf8 = characters[start..<end].map { String($0!) }.joined().utf8.map { CChar(bitPattern: $0) }
+                    let clusters = characters[start..<end].map {
+                        cairo_text_cluster_t(num_bytes: Int32(String($0!).utf8.count), num_glyphs: 1)
+                    }
+                    cairo_show_text_glyphs(
+                        cr, utf8, Int32(utf8.count), run, Int32(run.count), clusters, Int32(clusters.count),
+                        cairo_text_cluster_flags_t(0))
+                } else {
+                    cairo_show_glyphs(cr, run, Int32(run.count))
+                }
+                start = end
+            }
+        }
     }
 
     private static func setColor(_ color: MathColor?, fallback: OpaquePointer?, on cr: OpaquePointer) {

@@ -208,6 +208,32 @@ import Typography
         try PDFValidationTests.expectValid([pdf])
     }
 
+    /// Every glyph of a formula maps to a character in its font's `/ToUnicode` map, the forms
+    /// the font's character map does not give too: script forms (`ssty`), display and
+    /// delimiter sizes, and the parts of assembled delimiters, radicals, braces and arrows
+    /// read as the character they are a form of. pypdf reads the map, not `/ActualText`; the
+    /// map had U+FFFD for each form.
+    @Test func everyFormOfAGlyphMapsToItsCharacter() throws {
+        let markdown = #"""
+            Scripts $x'_n + e^{x^{y}} + a_{i_j}$ and $\sum_{k} k$.
+
+            $$\sum_{k=1}^{n} \int_0^1 \prod_i \left( \frac{a}{b} \right)$$
+
+            $$\left\{ \begin{matrix} 1 \\ 2 \\ 3 \\ 4 \\ 5 \end{matrix} \right. \sqrt{\frac{\frac{a}{b}}{\frac{c}{d}}}$$
+
+            $$\widehat{abcdef} \overbrace{a+b+c+d}^{n} \xrightarrow{\text{a long label}} \Bigg[ \bigg\| x \bigg\| \Bigg]$$
+            """#
+        let (pdf, _) = try Render.markdown(markdown, name: "math-form-characters")
+        guard let python = PDFValidationTests.checker() else { return }
+        let script = Render.packageRoot + "/Tests/Scripts/pdf-check.py"
+        let text = try PDFProbe.run(python, [script, "text", pdf], standardErrorToo: false).output
+        #expect(!text.unicodeScalars.contains("\u{FFFD}"), "pypdf: \(text)")
+        for character in ["𝑛", "𝑗", "𝑦", "∑", "∫", "∏", "(", "{", "√", "⏞", "→", "‖", "["] {
+            #expect(text.contains(character), "\(character) in pypdf: \(text)")
+        }
+        #expect(try PDFProbe.qpdfClean(pdf))
+    }
+
     /// A displayed formula wider than the measure is set smaller until it fits, down to 80 %
     /// of the text's size; one still wider at 80 % is set at the text's size in lines broken
     /// after its relations and binary operations, as evenly full as can be, each within the
