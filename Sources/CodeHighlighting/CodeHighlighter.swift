@@ -240,7 +240,13 @@ public enum CodeHighlighter {
         "html+jinja": "Django HTML Template", "shell-script": "Bash", "bash-script": "Bash", "ksh": "Bash",
         "posh": "PowerShell", "bsdmake": "Makefile", "gnumake": "Makefile", "arduino": "C++", "ino": "C++",
         "xaml": "XML", "xsd": "XML", "wsdl": "XML", "rss": "XML", "atom": "XML", "html+php": "PHP (HTML)",
-        "vbnet": "MonoBasic", "vb.net": "MonoBasic", "visual basic": "MonoBasic",
+        "vbnet": "MonoBasic", "vb.net": "MonoBasic", "visual basic": "MonoBasic", "batchfile": "MS-DOS Batch",
+        "dosini": "INI Files", "cfg": "INI Files", "starlark": "Python", "bazel": "Python", "bzl": "Python",
+        "pycon": "Python", "pandoc": "Markdown", "cperl": "Perl", "mak": "Makefile", "mf": "Makefile",
+        "apacheconf": "Apache Configuration", "aconf": "Apache Configuration", "tsql": "SQL",
+        "coffee": "CoffeeScript", "coffee-script": "CoffeeScript",
+        "gradle": "Groovy", "kts": "Kotlin", "mjs": "JavaScript", "cjs": "JavaScript", "raku": "Raku",
+        "perl6": "Raku", "lisp": "Common Lisp", "clj": "Clojure", "sv": "SystemVerilog", "vhd": "VHDL",
     ]
 
     static let cache = LanguageCache()

@@ -5,8 +5,8 @@ import Typography
 
 /// What a fenced code block's info string asks for: its language, whether it is highlighted,
 /// and whether its lines are numbered. Read as GitHub and Pandoc read it: ```` ```python ````
-/// (the first word), ```` ```{.python .numberLines startFrom="10"} ```` (the first class that
-/// is no option), or both (```` ```python {.numberLines} ````), or Quarto's and R Markdown's
+/// (the first word, up to a comma: rustdoc's ```` ```rust,ignore ````),
+/// ```` ```{.python .numberLines startFrom="10"} ```` (the first class that is no option), or both (```` ```python {.numberLines} ````), or Quarto's and R Markdown's
 /// chunks (```` ```{python} ````, ```` ```{r, echo=FALSE} ````); case-insensitive.
 public struct CodeBlockInfo: Hashable, Sendable {
     /// The language as written (`python`, `py`, `C++`), nil for none.
@@ -37,7 +37,10 @@ public struct CodeBlockInfo: Hashable, Sendable {
             braced = Self.attributeWords(rest[rest.index(after: open)..<close])
             rest = rest[..<open]
         }
-        if let first = rest.split(whereSeparator: \.isWhitespace).first {
+        // The first word up to a comma: rustdoc's and mdBook's ```` ```rust,ignore ````.
+        if let word = rest.split(whereSeparator: \.isWhitespace).first,
+            let first = word.split(separator: ",", omittingEmptySubsequences: false).first, !first.isEmpty
+        {
             language = Self.languageName(first)
         }
         for item in braced {

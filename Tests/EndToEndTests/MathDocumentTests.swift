@@ -221,7 +221,7 @@ import Typography
 
             $$\left\{ \begin{matrix} 1 \\ 2 \\ 3 \\ 4 \\ 5 \end{matrix} \right. \sqrt{\frac{\frac{a}{b}}{\frac{c}{d}}}$$
 
-            $$\widehat{abcdef} \overbrace{a+b+c+d}^{n} \xrightarrow{\text{a long label}} \Bigg[ \bigg\| x \bigg\| \Bigg]$$
+            $$\widehat{abcdef} \overbrace{a+b+c+d}^{n} \xrightarrow{\text{a label}} \Bigg[ \bigg\| x \bigg\|$$
             """#
         let (pdf, _) = try Render.markdown(markdown, name: "math-form-characters")
         guard let python = PDFValidationTests.checker() else { return }

@@ -22,6 +22,23 @@ import Typography
         #expect(pandoc.problems.isEmpty && CodeBlockInfo(info: "{.c startFrom=-3}").startFrom == -3)
     }
 
+    /// The language is the first word up to a comma (rustdoc's and mdBook's
+    /// ```` ```rust,ignore ````), and GitHub Linguist's aliases of the languages the library
+    /// has name them: these were set plain.
+    @Test func rustdocFencesAndLinguistAliasesNameTheirLanguage() {
+        #expect(CodeBlockInfo(info: "rust,ignore").definition == "Rust")
+        #expect(CodeBlockInfo(info: "rust,no_run,edition2021").definition == "Rust")
+        #expect(CodeBlockInfo(info: "python,ignore {.numberLines}").definition == "Python")
+        #expect(CodeBlockInfo(info: ",rust").language == nil)
+        let aliases = [
+            "batchfile", "dosini", "starlark", "bazel", "pycon", "pandoc", "cperl", "mak", "apacheconf", "tsql",
+            "coffee", "gradle", "kts", "mjs", "raku", "lisp", "clj",
+        ]
+        for alias in aliases {
+            #expect(CodeBlockInfo(info: alias).definition != nil, "\(alias)")
+        }
+    }
+
     /// Quarto's and R Markdown's executable chunks name their language first in the braces:
     /// they were set plain.
     @Test func quartoChunksNameTheirLanguage() {
