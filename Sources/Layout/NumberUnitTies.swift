@@ -110,15 +110,23 @@ enum NumberUnitTies {
     }
 
     /// Whether `word` is a unit after a number: a postfix sign first, a unit symbol (with the
-    /// punctuation after it), or a Korean counter or unit (with the particle after it).
+    /// punctuation after it, and the Korean particle or Japanese kana written onto it: `km이다`,
+    /// `GB의`, `kgを`), or a Korean counter or unit (with the particle after it).
     static func isUnit(_ word: ArraySlice<Unicode.Scalar>) -> Bool {
         guard let first = word.first else { return false }
         if postfixSigns.contains(first) { return true }
         var end = word.endIndex
-        while end > word.startIndex, ".,;:!?)]\u{201D}".unicodeScalars.contains(word[end - 1]) { end -= 1 }
-        let symbol = String(String.UnicodeScalarView(word[word.startIndex..<end]))
-        if unitSymbols.contains(symbol) { return true }
-        return koreanCounters.contains { symbol.hasPrefix($0) }
+        while end > word.startIndex, trailsUnit(word[end - 1]) { end -= 1 }
+        if unitSymbols.contains(String(String.UnicodeScalarView(word[word.startIndex..<end]))) { return true }
+        let text = String(String.UnicodeScalarView(word))
+        return koreanCounters.contains { text.hasPrefix($0) }
+    }
+
+    /// Whether `scalar` may follow a unit symbol in its word: punctuation, a Hangul syllable
+    /// (a particle: `이다`, `의`, `를`) or a hiragana (`の`, `を`).
+    static func trailsUnit(_ scalar: Unicode.Scalar) -> Bool {
+        ".,;:!?)]\u{201D}\u{3001}\u{3002}".unicodeScalars.contains(scalar) || (0xAC00...0xD7A3).contains(scalar.value)
+            || (0x3041...0x309F).contains(scalar.value)
     }
 
     /// Whether `word` is a prefix sign alone, an opening bracket allowed before it.

@@ -241,6 +241,21 @@ import Typography
         #expect(tied.indices.filter { tied[$0] } == [2, 14])
     }
 
+    /// A unit symbol with a Korean particle or Japanese kana written onto it (`400 km이다`,
+    /// `16 GB의`, `3.5 kg을`, `100 MB를`, `5 kmの`) is tied to its number as the symbol alone
+    /// is: these broke at the space. A word that only starts with a unit's letters stays a word.
+    @Test func aUnitWithItsParticleIsTiedToItsNumber() {
+        for text in ["약 400 km이다.", "16 GB의", "3.5 kg을", "100 MB를,", "5 kmの"] {
+            let scalars = Array(text.unicodeScalars)
+            let tied = NumberUnitTies.tiedSpaces(scalars)
+            let space = scalars.lastIndex(of: " ")!
+            #expect(tied[space], "\(text)")
+        }
+        for text in ["16 GBs이다", "16 kilo를"] {
+            #expect(!NumberUnitTies.tiedSpaces(Array(text.unicodeScalars)).contains(true), "\(text)")
+        }
+    }
+
     /// Words in text set in capitals (a licence's disclaimer) hyphenate, as TeX hyphenates them;
     /// a word in capitals among lower-case words (an acronym or name) and a short run of them
     /// stay whole. Members: where the long capitals word stands.
