@@ -48,3 +48,75 @@ public enum SectionNames {
         "th": ("สารบัญ", "บทคัดย่อ"),
     ]
 }
+
+/// The words Typeset writes into a document's pages beside its content, in the document's or
+/// the block's language (`lang`, BCP 47: its primary subtag), English for a language not
+/// listed: the cue on a code block continued from the page before, and the line above each
+/// part of a table split into parts of columns.
+public enum GeneratedText {
+    /// A language's words and the language they are in: the one asked for, or `en` when it is
+    /// not listed.
+    public struct Words: Sendable {
+        /// BCP 47 tag of the words (`ko`, `en`).
+        public let language: String
+        /// The cue on a code block continued from the page before: "(continued)", "(계속)".
+        public let continued: String
+        let firstPart: @Sendable (_ columns: String, _ total: Int) -> String
+        let laterPart: @Sendable (_ columns: String, _ total: Int, _ withFirst: Bool) -> String
+
+        /// Whether the words are in `language` (by its primary subtag): false for English
+        /// words standing in for a language not listed, which are tagged as English.
+        public func areIn(_ language: String?) -> Bool {
+            GeneratedText.primarySubtag(language) == self.language
+        }
+
+        /// The line above a table's part of columns: which columns (`range`, "1–7", counted
+        /// from 1) of `total` it holds, and that it continues below (the first part) or is
+        /// continued (a later part, holding the first column again when `withFirstColumn`).
+        public func tablePart(first: Bool, columns range: String, of total: Int, withFirstColumn: Bool) -> String {
+            first ? firstPart(range, total) : laterPart(range, total, withFirstColumn)
+        }
+    }
+
+    /// The words in `language`, English for a language not listed.
+    public static func words(language: String?) -> Words {
+        primarySubtag(language).flatMap { byLanguage[$0] } ?? english
+    }
+
+    static func primarySubtag(_ language: String?) -> String? {
+        language?.lowercased().split(whereSeparator: { $0 == "-" || $0 == "_" }).first.map(String.init)
+    }
+
+    private static let english = Words(
+        language: "en", continued: "(continued)",
+        firstPart: { "Columns \($0) of \($1); the table continues below." },
+        laterPart: { "Continued: columns \($2 ? "1 and " : "")\($0) of \($1)." })
+
+    private static let byLanguage: [String: Words] = [
+        "en": english,
+        "ko": Words(
+            language: "ko", continued: "(계속)",
+            firstPart: { "전체 \($1)열 중 \($0)열. 표는 아래에 이어집니다." },
+            laterPart: { "이어짐: 전체 \($1)열 중 \($2 ? "1열과 " : "")\($0)열." }),
+        "de": Words(
+            language: "de", continued: "(Fortsetzung)",
+            firstPart: { "Spalten \($0) von \($1); die Tabelle wird unten fortgesetzt." },
+            laterPart: { "Fortsetzung: Spalten \($2 ? "1 und " : "")\($0) von \($1)." }),
+        "fr": Words(
+            language: "fr", continued: "(suite)",
+            firstPart: { "Colonnes \($0) sur \($1)\u{202F}; le tableau continue ci-dessous." },
+            laterPart: { "Suite\u{202F}: colonnes \($2 ? "1 et " : "")\($0) sur \($1)." }),
+        "es": Words(
+            language: "es", continued: "(continuación)",
+            firstPart: { "Columnas \($0) de \($1); la tabla continúa abajo." },
+            laterPart: { "Continuación: columnas \($2 ? "1 y " : "")\($0) de \($1)." }),
+        "ja": Words(
+            language: "ja", continued: "（続き）",
+            firstPart: { "全\($1)列のうち\($0)列。表は下に続きます。" },
+            laterPart: { "続き：全\($1)列のうち\($2 ? "1列と" : "")\($0)列。" }),
+        "zh": Words(
+            language: "zh", continued: "（续）",
+            firstPart: { "第\($0)列，共\($1)列；表格在下方继续。" },
+            laterPart: { "续：第\($2 ? "1和" : "")\($0)列，共\($1)列。" }),
+    ]
+}

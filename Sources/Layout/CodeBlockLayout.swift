@@ -1,3 +1,4 @@
+import DocumentModel
 import Styling
 import Typography
 
@@ -216,7 +217,8 @@ extension BlockLayout {
         }
     }
 
-    /// `(continued)` in the code's own colour and face at 80 % of its size, flush right on the
+    /// `(continued)` (in the block's language: ``GeneratedText``) in the code's own colour and
+    /// face at 80 % of its size, flush right on the
     /// block's panel, with the panel's top padding above it.
     func continuedCue(_ paragraph: StyledParagraph, padding: Double, panel: Panel?) -> Item? {
         guard var style = paragraph.runs.first?.style else { return nil }
@@ -226,8 +228,9 @@ extension BlockLayout {
         style.link = nil
         style.color = RGBAColor(
             red: style.color.red, green: style.color.green, blue: style.color.blue, alpha: style.color.alpha * 0.6)
+        let words = GeneratedText.words(language: style.language ?? options.language)
         let cue = StyledParagraph(
-            runs: [StyledRun("(continued)", style: style)], style: ParagraphStyle(baseFont: style.font))
+            runs: [StyledRun(words.continued, style: style)], style: ParagraphStyle(baseFont: style.font))
         guard let line = shaper.shape(cue, width: nil).lines.first else { return nil }
         let right = left + measure - paragraph.style.rightIndent
         var item = Item(height: padding + line.ascent + line.descent)

@@ -347,12 +347,12 @@ struct TableLayout {
         // Columns are numbered from 1, as a reader counts them; the first part starts at 1.
         let first = number == 0 ? 0 : part.first(where: { $0 > 0 }) ?? last
         let range = first == last ? "\(last + 1)" : "\(first + 1)\u{2013}\(last + 1)"
-        let text =
-            number == 0
-            ? "Columns \(range) of \(totalColumns); the table continues below."
-            : "Continued: columns \(part.contains(0) ? "1 and " : "")\(range) of \(totalColumns)."
         let fallback = ParagraphStyle(baseFont: FontSpec(families: [], size: 8))
         let base = table.header.first ?? StyledParagraph(runs: [], style: fallback)
+        let language = base.runs.first?.style.language ?? options.language
+        let words = GeneratedText.words(language: language)
+        let text = words.tablePart(
+            first: number == 0, columns: range, of: totalColumns, withFirstColumn: part.contains(0))
         var font = base.style.baseFont
         font.size *= scale
         font.weight = .regular
@@ -370,7 +370,9 @@ struct TableLayout {
         let width = max(12, options.page.measure - indent)
         let shaped = shaper.shape(paragraph, width: width)
         let id = path.last?.id ?? 0
-        let labelPath = path + [StructureElement(.caption, id: id, index: number + 1)]
+        var caption = StructureElement(.caption, id: id, index: number + 1)
+        if !words.areIn(language) { caption.language = words.language }
+        let labelPath = path + [caption]
         var item = Item(height: 0)
         var y = table.cellPadding
         var linksBefore = 0

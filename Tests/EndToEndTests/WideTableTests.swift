@@ -104,6 +104,32 @@ import Typography
         }
     }
 
+    /// The line above each part of a split table is in the document's language (or the
+    /// table's, in a `lang` div), and in English tagged `/Lang (en)` for a language Typeset has
+    /// no words for: it was English in every document. Members: Korean, German, a German div in
+    /// a Korean document, Esperanto.
+    @Test(arguments: [
+        ("ko", nil, "전체 30열 중 1–", "en"), ("de", nil, "Spalten 1–", "en"), ("ko", "de", "Spalten 1–", "Lang (de)"),
+        ("eo", nil, "Columns 1–", "Lang (en)"),
+    ])
+    func aSplitTablesPartsAreNamedInItsLanguage(
+        document: String, division: String?, words: String, tag: String
+    ) throws {
+        let rows = Self.table(columns: 30, rows: 2) { row, column in "r\(row)c\(column)" }
+        let body = division.map { "::: {lang=\($0)}\n\(rows)\n:::\n" } ?? rows
+        let name = "split-table-\(document)-\(division ?? "")"
+        let (pdf, _) = try Render.markdown("---\nlang: \(document)\n---\n\n" + body, name: name)
+        let text = try PDFProbe.text(pdf)
+        #expect(text.contains(words), "\(text.prefix(300))")
+        #expect(!text.contains("Columns 1–") || words.hasPrefix("Columns"), "\(text.prefix(300))")
+        let structure = try PDFProbe.run("pdfinfo", ["-struct-text", pdf]).output
+        #expect(structure.contains("Caption"), "\(structure.prefix(300))")
+        if tag.hasPrefix("Lang") {
+            let expanded = try PDFProbe.run("qpdf", ["--qdf", "--object-streams=disable", pdf, "-"]).output
+            #expect(expanded.contains("/\(tag)"), "the words' language")
+        }
+    }
+
     /// Long words break in their column without making the table smaller; CJK cells break
     /// between ideographs; both stay inside the margins without overlapping.
     @Test(arguments: [
