@@ -74,6 +74,10 @@ public struct Diagnostic: Hashable, Sendable, CustomStringConvertible {
     /// alike were kept and this one, the last kept, stands for the rest too
     /// (``coalesced(_:)`` counts them).
     public var repeats: Int = 1
+    /// What tells this warning apart from others whose messages differ only in their quoted
+    /// values and numbers, when its numbers are the case it reports (a weight asked for and
+    /// the weight given): ``coalesced(_:)`` says warnings of different distinctions apart.
+    public var distinction: String?
     /// Creates a diagnostic; a warning with no location by default. `message` is kept on one
     /// line (``oneLine(_:)``): a value it quotes from the input may hold a line break.
     public init(
@@ -129,7 +133,8 @@ public struct Diagnostic: Hashable, Sendable, CustomStringConvertible {
 
 extension Diagnostic {
     /// `diagnostics` with the warnings that say the same thing — one ``kind``, one file, one
-    /// message once the values it quotes (`'…'`) and its numbers are set aside — said once:
+    /// message once the values it quotes (`'…'`) and its numbers are set aside, one
+    /// ``distinction`` — said once:
     /// the first of them in source order stands for all, at its own position and quoting its
     /// own value, and its message ends with how many there are and where the next few are,
     /// with the value each quotes when it differs from the first's
@@ -140,6 +145,7 @@ extension Diagnostic {
             var kind: Kind
             var file: String?
             var template: String
+            var distinction: String?
         }
         var groups: [Key: [Int]] = [:]
         var order: [Int] = []
@@ -150,7 +156,7 @@ extension Diagnostic {
             }
             let key = Key(
                 kind: diagnostic.kind, file: diagnostic.location?.file,
-                template: template(diagnostic.message))
+                template: template(diagnostic.message), distinction: diagnostic.distinction)
             if groups[key] == nil { order.append(index) }
             groups[key, default: []].append(index)
         }

@@ -371,9 +371,11 @@ struct FontCheck {
         if let chosenFamily { themeFamilies.remove(chosenFamily) }
         var diagnostics: [Diagnostic] = []
         var messages = Set<String>()
-        func warn(_ message: String, _ location: SourceLocation?) {
+        func warn(_ message: String, _ location: SourceLocation?, distinction: String? = nil) {
             if messages.insert(message).inserted {
-                diagnostics.append(Diagnostic(.warning, message, at: location, kind: .font))
+                var diagnostic = Diagnostic(.warning, message, at: location, kind: .font)
+                diagnostic.distinction = distinction
+                diagnostics.append(diagnostic)
             }
         }
         var synthesized: [(family: String, weights: Set<Int>, location: SourceLocation?, position: Int)] = []
@@ -409,7 +411,7 @@ struct FontCheck {
                 warn(
                     "'\(resolved.family)' lacks weight \(request.weight.rawValue); using the nearest: "
                         + "\(request.weight.rawValue) → \(resolved.weight.rawValue)\(hint)",
-                    location)
+                    location, distinction: "\(request.weight.rawValue) → \(resolved.weight.rawValue)")
             }
             for warning in resolved.warnings where !warning.hasPrefix("no weight") && !warning.hasPrefix("no bold") {
                 warn(warning, location)

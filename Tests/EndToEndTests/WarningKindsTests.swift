@@ -124,6 +124,27 @@ import Testing
         #expect(warning.kind == "font" && warning.line == 1 && warning.column == 7, "\(warning)")
     }
 
+    /// Weights a family lacks are said apart, one warning for each weight asked for and the
+    /// weight given, each at the first place it is needed: a 600 → 700 and a 500 → 400 were
+    /// said as one warning, "2 like this in all", the second place named under the first's
+    /// numbers. Warnings alike in every number are still said once.
+    @Test func weightsAFamilyLacksAreSaidApart() throws {
+        let result = try render(
+            """
+            Text [a]{weight=600 family="DejaVu Serif"} and [b]{weight=500 family="DejaVu Serif"}.
+
+            More [c]{weight=600 family="DejaVu Serif"} and [d]{weight=300 family="DejaVu Serif"}.
+            """)
+        let weights = result.lines.filter { $0.message.contains("lacks weight") }
+        #expect(weights.count == 3, "\(weights)")
+        for (weight, given, column) in [(600, 700, 7), (500, 400, 49)] {
+            let message = "lacks weight \(weight); using the nearest: \(weight) → \(given)"
+            let warning = weights.first { $0.message.contains(message) }
+            #expect(warning?.line == 1 && warning?.column == column, "\(weights)")
+            #expect(warning?.message.contains("like this") == false, "\(weights)")
+        }
+    }
+
     /// Every JSON line has one of the documented kinds, and a document with problems of several
     /// kinds gives them apart.
     @Test func jsonLinesCarrySelectableKinds() throws {
