@@ -2,6 +2,7 @@ internal import CodeHighlighting
 import DocumentModel
 import Foundation
 internal import PangoCairoBackend
+import Styling
 import Typography
 
 /// The one judgement of a theme or design-token file, shared by `typeset theme check`,
@@ -86,6 +87,50 @@ public enum ThemeJudgement {
         return located(withFonts.filter { !without.contains($0.message) }, text: text)
     }
 
+    /// The weights the theme's roles ask of their families that the families lack, each a
+    /// warning placed at the role's `weight` in `text` (else at the role): the weight used
+    /// instead (`role Title: 'DejaVu Serif' lacks weight 600; using the nearest: 600 → 700`), or
+    /// bold synthesized for a weight of 600 or more with no heavier face. A document using the
+    /// theme is not warned of these again (``FontCheck``).
+    public static func weightProblems(of theme: Theme, file: String, text: String) -> [ThemeProblem] {
+        let catalog = FontCatalog()
+        let strings = JSONStringTokens(text).tokens
+        var problems: [ThemeProblem] = []
+        for role in TextRole.allCases {
+            let style = theme[role]
+            guard let family = style.families.first(where: { catalog.has($0) && !FontCatalog.generic.contains($0) })
+            else { continue }
+            let spec = FontSpec(families: [family], weight: style.weight, size: 10)
+            let resolved = FontLibrary.resolve(spec, in: catalog.fonts)
+            let weight = style.weight.rawValue
+            let message: String
+            if resolved.boldSynthesized {
+                message =
+                    "role \(role.displayName): '\(family)' has no face of weight \(weight): bold synthesized "
+                    + "(its lighter face emboldened)"
+            } else if resolved.familyFound, resolved.weight != style.weight {
+                message =
+                    "role \(role.displayName): '\(family)' lacks weight \(weight); using the nearest: "
+                    + "\(weight) → \(resolved.weight.rawValue)"
+            } else {
+                continue
+            }
+            // At the role's own `weight`, else at the role, else unplaced.
+            let key = TextRole.normalizedKey(role.rawValue)
+            let roleIndex = strings.firstIndex { $0.isKey && TextRole.normalizedKey($0.value) == key }
+            let weightToken = roleIndex.flatMap { start in
+                strings[(start + 1)...].prefix { !($0.isKey && TextRole(name: $0.value) != nil) }
+                    .first { $0.isKey && $0.value == "weight" }
+            }
+            let place = weightToken ?? roleIndex.map { strings[$0] }
+            problems.append(
+                ThemeProblem(
+                    file: file, line: place?.line ?? 0, column: place?.column ?? 0, message: message,
+                    severity: .warning))
+        }
+        return problems.sorted { ($0.line, $0.column) < ($1.line, $1.column) }
+    }
+
     /// The installed families, by fontconfig (after any folders were registered).
     public static func installedFamilies() -> (String) -> Bool {
         let catalog = FontCatalog()
@@ -161,11 +206,17 @@ public enum ThemeJudgement {
                 needle = ""
             }
             // Written as a string of its own, else as one name of a comma list (`"Roboto, Inter"`).
-            guard !needle.isEmpty,
+            guard !needle.isEmpty else { return problem }
+            guard
                 let range = text.range(of: "\"\(needle)\"") ?? text.range(of: "\"\(needle),")
                     ?? text.range(of: ", \(needle)\"") ?? text.range(of: ", \(needle),")
             else {
-                return problem
+                // Written with escapes (`"Caf\u00e9 Sans"`): at the string that decodes to it.
+                guard let token = JSONStringTokens(text).first(naming: needle) else { return problem }
+                var placed = problem
+                placed.line = token.line
+                placed.column = token.column
+                return placed
             }
             // At the string's quote, or at the name inside a list.
             let start = text[range].first == "\"" ? range.lowerBound : text[range].range(of: needle)!.lowerBound

@@ -119,7 +119,9 @@ enum ThemeCommand {
         let fonts = ThemeJudgement.fontProblems(
             of: theme, file: path, text: String(decoding: data, as: UTF8.self),
             isFamilyAvailable: ThemeJudgement.installedFamilies())
-        return problems + fonts
+        let weights = ThemeJudgement.weightProblems(
+            of: theme, file: path, text: String(decoding: data, as: UTF8.self))
+        return problems + fonts + weights
     }
 
     /// `problems` as the lines printed for them: warnings at a position that say the same thing

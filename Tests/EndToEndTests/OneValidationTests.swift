@@ -71,6 +71,46 @@ import Testing
         #expect(rendered.status == 1 && rendered.output.hasPrefix(expected), "\(rendered.output)")
     }
 
+    /// A weight a theme's role asks of an installed family that lacks it is said by `theme
+    /// check`, at the role's `weight`: the weight used instead, or bold synthesized. Members: a
+    /// light weight, a heavier one, a CJK family with two weights; a weight the family has is
+    /// not said. It said nothing of any of them.
+    @Test func aWeightTheFamilyLacksIsSaidByThemeCheck() throws {
+        let dir = try folder()
+        let theme = """
+            {"name": "w", "roles": {
+              "body": {"family": "DejaVu Serif", "weight": "thin"},
+              "title": {"family": "DejaVu Serif", "weight": "semibold"},
+              "headline": {"family": "Noto Sans CJK KR", "weight": 500},
+              "caption": {"family": "DejaVu Serif", "weight": "bold"}
+            }}
+            """
+        try write(theme, dir + "/w.json")
+        let checked = try typeset(["theme", "check", dir + "/w.json"])
+        let file = dir + "/w.json"
+        #expect(checked.status == 0, "\(checked.output)")
+        for expected in [
+            ":2:38: warning: role Body: 'DejaVu Serif' lacks weight 100; using the nearest: 100 → 400",
+            ":3:39: warning: role Title: 'DejaVu Serif' lacks weight 600; using the nearest: 600 → 700",
+            ":4:46: warning: role Headline: 'Noto Sans CJK KR' lacks weight 500; using the nearest: 500 → 400",
+        ] {
+            #expect(checked.output.contains(file + expected), "\(checked.output)")
+        }
+        #expect(!checked.output.contains("Caption"), "\(checked.output)")
+    }
+
+    /// A family named with JSON escapes (`"Caf\u00e9 Sans"`, as Python's `json.dumps` writes
+    /// it) is placed where the file writes it, as the same name written plainly is: the escaped
+    /// name had no position.
+    @Test func aNameWrittenWithEscapesIsPlaced() throws {
+        let dir = try folder()
+        for (name, written) in [("esc", #"Caf\u00e9 Sans"#), ("quote", #"A \"B\" Sans"#), ("plain", "Café Sans")] {
+            try write(#"{"name":"e","roles":{"body":{"family":""# + written + #""}}}"#, dir + "/\(name).json")
+            let checked = try typeset(["theme", "check", dir + "/\(name).json"])
+            #expect(checked.output.hasPrefix(dir + "/\(name).json:1:39: "), "\(checked.output)")
+        }
+    }
+
     /// `theme check` says warnings that say the same thing once, with their count, as `render`
     /// does; with `--quiet` it prints no warnings (the errors alone, which explain exit status 1).
     @Test func checkCoalescesWarningsAndQuietSilencesThem() throws {
