@@ -3,6 +3,12 @@
 /// Sources: Apple `NSParagraphStyle.lineHeightMultiple` (factor × the font's natural line
 /// height, ascent + descent); Figma and CSS percentages (% of the font size); absolute points.
 public enum LineHeight: Hashable, Sendable {
+    /// The largest number written without a unit that a theme or design-token `lineHeight` is
+    /// read as: a multiple of the size, as CSS reads a unitless `line-height: 1.5` (CSS 2.2
+    /// §10.8.1) and the W3C design tokens format its typography `lineHeight`; a larger one can
+    /// only be a length, pt (px in tokens).
+    public static let largestUnitlessFactor = 5.0
+
     /// Factor × the natural line height (ascent + descent) of the style's primary face at its
     /// size — Apple's `lineHeightMultiple`. 1 is the font's own spacing.
     case multiple(Double)

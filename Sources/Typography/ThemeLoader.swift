@@ -609,6 +609,11 @@ private struct ThemeDecoder {
                 unit == "%", percent > 0
             {
                 style.lineHeight = .relativeToSize(percent / 100)
+            } else if let factor = Self.unitlessNumber(lineHeightField), factor > 0,
+                factor <= LineHeight.largestUnitlessFactor
+            {
+                // CSS's unitless line-height, as design tokens read it: a multiple of the size.
+                style.lineHeight = .relativeToSize(factor)
             } else if let points = ValueParsing.points(lineHeightField, allowRem: false),
                 lineHeightField.members == nil, points > 0
             {
@@ -616,11 +621,18 @@ private struct ThemeDecoder {
             } else {
                 error(
                     lineHeightField.position,
-                    "\(what): lineHeight must be pt (22 or \"22pt\"), a percentage of the size (\"150%\") or "
-                        + "\"normal\", not \(lineHeightField.typeName)"
+                    "\(what): lineHeight must be pt (22 or \"22pt\"), a multiple of the size (1.5), a percentage of "
+                        + "the size (\"150%\") or \"normal\", not \(lineHeightField.typeName)"
                 )
             }
         }
+    }
+
+    /// `node`'s number when it is written without a unit: a JSON number or a string of one.
+    static func unitlessNumber(_ node: JSONNode) -> Double? {
+        if let number = node.number { return number }
+        guard let text = node.string?.trimmingCharacters(in: .whitespaces) else { return nil }
+        return Double(text)
     }
 
     /// A role's `kerning` and `tracking` (alias `letterSpacing`, not both); null removes the value.
@@ -657,6 +669,11 @@ private struct ThemeDecoder {
             error(
                 keyNode?.value.position ?? fields.values.first?.keyPosition ?? SourcePosition(line: 1, column: 1),
                 "\(what): \(problem)")
+        }
+        for (key, problem) in style.legibilityProblems {
+            let keyNode = fields[key] ?? (key == "tracking" ? fields["letterSpacing"] : nil) ?? fields["size"]
+            guard let position = keyNode?.value.position else { continue }
+            problems.append(ThemeProblem(file: file, at: position, "\(what): \(problem)", severity: .warning))
         }
     }
 

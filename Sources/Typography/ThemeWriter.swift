@@ -43,7 +43,10 @@ public enum ThemeWriter {
             case .multiple(let multiple)?: fields.append("\"lineHeightMultiple\": \(number(multiple))")
             case .relativeToSize(let fraction)?:
                 fields.append("\"lineHeight\": \(string(number(fraction * 100) + "%"))")
-            case .absolute(let pt)?: fields.append("\"lineHeight\": \(number(pt))")
+            case .absolute(let pt)?:
+                // A number up to 5 would be read back as a multiple of the size: said in pt.
+                let written = pt <= LineHeight.largestUnitlessFactor ? string(number(pt) + "pt") : number(pt)
+                fields.append("\"lineHeight\": \(written)")
             case nil: fields.append("\"lineHeight\": \"normal\"")
             }
             // Explicit nulls: a theme file inherits what it leaves out.

@@ -684,7 +684,8 @@ struct TokenReader {
             // Unitless: a multiplier of fontSize (DTCG); above 5 it can only be px (Tokens Studio
             // treats unitless as px, and no real multiplier is that large).
             if let number = lineHeightField.number, number > 0 {
-                style.lineHeight = number > 5 ? .absolute(number) : .relativeToSize(number)
+                style.lineHeight =
+                    number > LineHeight.largestUnitlessFactor ? .absolute(number) : .relativeToSize(number)
             } else if let text = lineHeightField.string, ["auto", "normal"].contains(text.lowercased()) {
                 style.lineHeight = nil
             } else if let text = lineHeightField.string, let (amount, unit) = ValueParsing.splitUnit(text), amount > 0,
@@ -694,7 +695,8 @@ struct TokenReader {
                 style.lineHeight =
                     unit == "%"
                     ? .relativeToSize(amount / 100)
-                    : amount > 5 && unit.isEmpty ? .absolute(amount) : .relativeToSize(amount)
+                    : amount > LineHeight.largestUnitlessFactor && unit.isEmpty
+                        ? .absolute(amount) : .relativeToSize(amount)
             } else if let pt = ValueParsing.points(lineHeightField), pt > 0 {
                 style.lineHeight = .absolute(pt)
             } else {
@@ -735,6 +737,11 @@ struct TokenReader {
                 field[key]?.position ?? value.members?.first(where: { $0.key == key })?.value.position
                 ?? token.keyPosition
             errors.append(ThemeProblem(file: file, at: position, "token '\(name)': \(problem)"))
+        }
+        for (key, problem) in style.legibilityProblems {
+            let tokenKey = key == "lineHeight" || key == "lineHeightMultiple" ? "lineHeight" : "letterSpacing"
+            guard let position = field[tokenKey]?.position else { continue }
+            warn(position, "token '\(name)': \(problem)")
         }
         return style
     }

@@ -79,6 +79,58 @@ extension TextStyle {
     }
 }
 
+extension TextStyle {
+    /// Values within the limits that still spoil the text, by the key that sets them: a line
+    /// height under 0.6 of the size (lines overprint: `"lineHeight": 1.5` meant as pt at 9 pt),
+    /// and tracking or kerning whose magnitude passes half the size (glyphs run into each other
+    /// or apart: `-50` for `-0.5`). Warnings, not errors: a display line may be set tight.
+    public var legibilityProblems: [(key: String, message: String)] {
+        var problems: [(key: String, message: String)] = []
+        let step: Double? =
+            switch lineHeight {
+            case .absolute(let pt)?: pt
+            case .relativeToSize(let factor)?: factor * size
+            case .multiple, nil: nil
+            }
+        if let step, size > 0, step < 0.6 * size {
+            let key = fieldName(of: lineHeight)
+            problems.append(
+                (
+                    key,
+                    "lineHeight \(Self.points(step)) pt is under 0.6 of the size \(Self.points(size)) pt: lines "
+                        + "overprint (a multiple of the size is written 1.5, pt as \"15pt\")"
+                ))
+        }
+        for (name, spacing) in [("tracking", tracking), ("kerning", kerning)] {
+            let pt: Double? =
+                switch spacing {
+                case .points(let pt)?: pt
+                case .percentOfSize(let percent)?: percent / 100 * size
+                case nil: nil
+                }
+            if let pt, abs(pt) > 0.5 * size {
+                problems.append(
+                    (
+                        name,
+                        "\(name) \(Self.points(pt)) pt is more than half the size \(Self.points(size)) pt: glyphs "
+                            + (pt < 0 ? "run into each other" : "stand apart")
+                            + " (tracking is pt, or \"-2%\" of the size)"
+                    ))
+            }
+        }
+        return problems
+    }
+
+    private func fieldName(of lineHeight: LineHeight?) -> String {
+        if case .multiple? = lineHeight { return "lineHeightMultiple" }
+        return "lineHeight"
+    }
+
+    private static func points(_ value: Double) -> String {
+        value == value.rounded() && abs(value) < 1e15 ? String(Int(value)) : String(format: "%g", value)
+    }
+}
+
 extension Double {
     /// This length in whole points for a message (`595`), or as Swift writes it (`-1e+300`,
     /// `inf`, `nan`) when it has no whole-number form an `Int` can hold: a message about an

@@ -111,6 +111,36 @@ import Testing
         }
     }
 
+    /// A line height without a unit up to 5 is a multiple of the size, as CSS's unitless
+    /// `line-height` and design tokens read it (`1.5` was 1.5 pt, lines printed on each other);
+    /// a larger one is pt. Values that still spoil the text are warned at their key, in theme
+    /// files and tokens: a line height under 0.6 of the size, tracking or kerning past half the
+    /// size (`-50` for `-0.5`).
+    @Test func unitlessLineHeightsAreMultiplesAndIllegibleValuesAreWarned() throws {
+        let dir = try folder()
+        for (written, step) in [("1.5", 13.5), ("\"1.5\"", 13.5), ("18", 18.0), ("\"3pt\"", 3.0)] {
+            try write(#"{"name":"l","roles":{"caption":{"lineHeight":"# + written + "}}}", dir + "/l.json")
+            let shown = try typeset(["theme", "show", dir + "/l.json"]).output
+            let caption = shown.split(separator: "\n").first { $0.contains("\"caption\"") } ?? ""
+            let expected = step == 13.5 ? #""lineHeight": "150%""# : step == 3 ? #""lineHeight": "3pt""# : #""lineHeight": 18"#
+            #expect(caption.contains(expected), "\(written): \(caption)")
+        }
+        for (theme, message) in [
+            (#"{"name":"t","roles":{"caption2":{"tracking":-50}}}"#, ":1:45: warning: role Caption2: tracking -50 pt"),
+            (#"{"name":"t","roles":{"body":{"tracking":"-60%"}}}"#, ":1:41: warning: role Body: tracking -6.3 pt"),
+            (#"{"name":"t","roles":{"body":{"kerning":6}}}"#, ":1:40: warning: role Body: kerning 6 pt"),
+            (#"{"name":"t","roles":{"body":{"lineHeight":"4pt"}}}"#, ":1:43: warning: role Body: lineHeight 4 pt"),
+            (
+                #"{"typography":{"body":{"$type":"typography","$value":{"fontSize":"16px","letterSpacing":"-20px"}}}}"#,
+                ":1:89: warning: token 'typography.body': tracking -20 pt"
+            ),
+        ] {
+            try write(theme, dir + "/t.json")
+            let checked = try typeset(["theme", "check", dir + "/t.json"])
+            #expect(checked.status == 0 && checked.output.contains(dir + "/t.json" + message), "\(checked.output)")
+        }
+    }
+
     /// `theme check` says warnings that say the same thing once, with their count, as `render`
     /// does; with `--quiet` it prints no warnings (the errors alone, which explain exit status 1).
     @Test func checkCoalescesWarningsAndQuietSilencesThem() throws {
