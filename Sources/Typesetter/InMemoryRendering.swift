@@ -82,10 +82,54 @@ extension Typesetter {
         options: RenderOptions = RenderOptions()
     ) throws -> RenderReport {
         let pdf = try render(markdown: markdown, file: file, options: options)
-        do { try handle.write(contentsOf: pdf.data) } catch {
-            throw TypesetError.unwritableOutput(
-                path: "file handle \(handle.fileDescriptor)", reason: (error as NSError).localizedDescription)
+        if let reason = DescriptorWriting.write(pdf.data, to: handle.fileDescriptor) {
+            throw TypesetError.unwritableOutput(path: "file handle \(handle.fileDescriptor)", reason: reason)
         }
         return RenderReport(pageCount: pdf.pageCount, diagnostics: pdf.diagnostics)
+    }
+}
+
+/// Writing bytes to a descriptor a caller hands in, which may be a pipe or socket whose reader
+/// has gone: `write(2)` then raises `SIGPIPE`, whose default action ends the process (POSIX,
+/// "Signal Concepts"). A library must not end its host, so the signal is blocked in the
+/// writing thread for the write, and one the write raised is taken before the mask is put
+/// back; the write fails with `EPIPE` instead, which is said.
+enum DescriptorWriting {
+    /// Writes all of `data` to `descriptor`; nil when written, else why not (`strerror`'s words
+    /// and the error's name).
+    static func write(_ data: Data, to descriptor: Int32) -> String? {
+        var pipeSignal = sigset_t()
+        sigemptyset(&pipeSignal)
+        sigaddset(&pipeSignal, SIGPIPE)
+        var pendingBefore = sigset_t()
+        sigpending(&pendingBefore)
+        let wasPending = sigismember(&pendingBefore, SIGPIPE) == 1
+        var previousMask = sigset_t()
+        pthread_sigmask(SIG_BLOCK, &pipeSignal, &previousMask)
+        defer {
+            var pending = sigset_t()
+            sigpending(&pending)
+            if !wasPending, sigismember(&pending, SIGPIPE) == 1 {
+                var now = timespec(tv_sec: 0, tv_nsec: 0)
+                _ = sigtimedwait(&pipeSignal, nil, &now)
+            }
+            pthread_sigmask(SIG_SETMASK, &previousMask, nil)
+        }
+        let failure: Int32? = data.withUnsafeBytes { bytes in
+            guard let base = bytes.baseAddress else { return nil }
+            var offset = 0
+            while offset < bytes.count {
+                let written = Glibc.write(descriptor, base + offset, bytes.count - offset)
+                if written < 0 {
+                    if errno == EINTR { continue }
+                    return errno
+                }
+                offset += written
+            }
+            return nil
+        }
+        guard let failure else { return nil }
+        let words = String(cString: strerror(failure))
+        return failure == EPIPE ? "\(words) (EPIPE: the reader closed it)" : "\(words) (errno \(failure))"
     }
 }

@@ -38,6 +38,32 @@ import Typography
         #expect(try PDFProbe.text(path).contains("Handle"))
     }
 
+    /// A handle that cannot take the PDF throws ``TypesetError/unwritableOutput(path:reason:)``
+    /// saying why, and the process goes on: a pipe whose reader has gone (`SIGPIPE`, whose
+    /// default action ended the process), and a handle open for reading only. A render into a
+    /// working pipe after them still gives the PDF's bytes.
+    @Test func aHandleThatCannotTakeThePDFThrowsAndTheProcessGoesOn() async throws {
+        let closed = Pipe()
+        try closed.fileHandleForReading.close()
+        let path = Render.folder + "/read-only.pdf"
+        FileManager.default.createFile(atPath: path, contents: Data("x".utf8))
+        let readOnly = try #require(FileHandle(forReadingAtPath: path))
+        for (handle, reason) in [(closed.fileHandleForWriting, "EPIPE"), (readOnly, "Bad file descriptor")] {
+            do {
+                _ = try Typesetter.render(markdown: "# Gone\n\nText.", into: handle)
+                Issue.record("no error for \(reason)")
+            } catch let TypesetError.unwritableOutput(_, said) {
+                #expect(said.contains(reason), "\(said)")
+            }
+        }
+        let open = Pipe()
+        let reading = Task.detached { open.fileHandleForReading.readDataToEndOfFile() }
+        _ = try Typesetter.render(markdown: "# Open\n\nText.", into: open.fileHandleForWriting)
+        try open.fileHandleForWriting.close()
+        let bytes = await reading.value
+        #expect(bytes.starts(with: Data("%PDF-".utf8)), "\(bytes.prefix(8))")
+    }
+
     /// A Markdown file at `folder/note.md` whose fifth line holds a bad UTF-8 byte at column 5.
     func noteWithABadByte() throws -> URL {
         let folder = URL(fileURLWithPath: Render.folder).appendingPathComponent("urls-\(UUID().uuidString.prefix(6))")
