@@ -31,10 +31,14 @@
 // thread that holds no font map. Lanes are numbered by `CairoFaces.lanes` (PangoCairoBackend),
 // at most twice as many as processors, so each file is opened a bounded number of times.
 //
-// Faces are kept for the life of the process (Cairo may hold them in font faces and scaled
-// fonts it caches for as long): one `FT_Face` per file, index, size and modification time.
-// FreeType maps the file and closes its descriptor, so a kept face holds address space, not a
-// file descriptor; its pages are the file's, read as glyphs are drawn.
+// Faces are kept while a font configuration adds their file (the installed fonts' for the
+// life of the process): one `FT_Face` per file, index, size and modification time. FreeType
+// maps the file and closes its descriptor, so a kept face holds address space, not a file
+// descriptor. When the last configuration that added a file is gone,
+// `typeset_face_sharing_forget` takes its faces out of the table and lets go of their kept
+// Cairo font faces; a face is closed when Cairo has destroyed every font face made on it (a
+// user-data destroy function on each counts them down), since Cairo does not close a face it
+// is given and may hold its font faces in scaled fonts it caches.
 //
 // The Cairo font faces made on a shared face are kept for as long, one reference each, and
 // made one at a time. Cairo 1.16 finds the font face for a face and its options in a list the
@@ -76,6 +80,10 @@ typedef struct SharedFace {
     cairo_font_face_t **made;
     int madeCount;
     int madeCapacity;
+    /// How many of those Cairo has not destroyed yet (under `tableMutex`).
+    int liveFontFaces;
+    /// Taken out of the table: the face is closed when `liveFontFaces` reaches 0.
+    int forgotten;
 } SharedFace;
 
 enum { bucketCount = 1024 };
@@ -86,6 +94,9 @@ static pthread_mutex_t tableMutex = PTHREAD_MUTEX_INITIALIZER;
 static SharedFace *buckets[bucketCount];
 static FT_Library library;
 static long openFaces;
+/// Faces open now: opened and not yet closed.
+static long liveFaces;
+static cairo_user_data_key_t madeOnSharedFace;
 /// Held while Cairo makes a font face on a shared face, and while the made faces are counted.
 static pthread_mutex_t faceMutex = PTHREAD_MUTEX_INITIALIZER;
 static long madeFaces;
@@ -147,6 +158,7 @@ static SharedFace *sharedFace(const char *path, int index, long lane) {
             };
             buckets[bucket] = entry;
             openFaces += 1;
+            liveFaces += 1;
             found = entry;
         } else {
             free(entry);
@@ -158,9 +170,29 @@ static SharedFace *sharedFace(const char *path, int index, long lane) {
     return found;
 }
 
+/// Closes a face taken out of the table and frees its entry; called with `tableMutex` held.
+static void closeFace(SharedFace *entry) {
+    FT_Done_Face(entry->face);
+    free(entry->path);
+    free(entry->made);
+    free(entry);
+    liveFaces -= 1;
+}
+
+/// Cairo destroyed a font face made on a shared face: counted down, and the face closed when
+/// it was given up and this was its last font face.
+static void fontFaceGone(void *data) {
+    SharedFace *shared = data;
+    pthread_mutex_lock(&tableMutex);
+    shared->liveFontFaces -= 1;
+    if (shared->forgotten && shared->liveFontFaces == 0) closeFace(shared);
+    pthread_mutex_unlock(&tableMutex);
+}
+
 /// Keeps one reference to `made`, a font face Cairo made on `shared`'s face, unless one is
 /// kept already; called with `faceMutex` held. A face that cannot be kept (no memory) is left
-/// to Cairo as before.
+/// to Cairo as before, and so is one whose destruction cannot be counted (its face is then
+/// never closed).
 static void keep(SharedFace *shared, cairo_font_face_t *made) {
     if (cairo_font_face_status(made) != CAIRO_STATUS_SUCCESS) return;
     for (int i = 0; i < shared->madeCount; i++) {
@@ -173,8 +205,62 @@ static void keep(SharedFace *shared, cairo_font_face_t *made) {
         shared->made = grown;
         shared->madeCapacity = capacity;
     }
+    if (cairo_font_face_set_user_data(made, &madeOnSharedFace, shared, fontFaceGone) == CAIRO_STATUS_SUCCESS) {
+        pthread_mutex_lock(&tableMutex);
+        shared->liveFontFaces += 1;
+        pthread_mutex_unlock(&tableMutex);
+    } else {
+        // Never counted down: the face stays open.
+        pthread_mutex_lock(&tableMutex);
+        shared->liveFontFaces += 1 << 20;
+        pthread_mutex_unlock(&tableMutex);
+    }
     shared->made[shared->madeCount++] = cairo_font_face_reference(made);
     madeFaces += 1;
+}
+
+void typeset_face_sharing_forget(const char *path) {
+    if (!path) return;
+    pthread_mutex_lock(&faceMutex);
+    // Out of the table first, so no font face is made on these faces again.
+    SharedFace *given = NULL;
+    pthread_mutex_lock(&tableMutex);
+    for (int bucket = 0; bucket < bucketCount; bucket++) {
+        SharedFace **link = &buckets[bucket];
+        while (*link) {
+            SharedFace *entry = *link;
+            if (strcmp(entry->path, path) == 0) {
+                *link = entry->next;
+                entry->next = given;
+                given = entry;
+            } else {
+                link = &entry->next;
+            }
+        }
+    }
+    pthread_mutex_unlock(&tableMutex);
+    // The kept references let go (Cairo may call `fontFaceGone`, which takes `tableMutex`).
+    for (SharedFace *entry = given; entry; entry = entry->next) {
+        for (int i = 0; i < entry->madeCount; i++) cairo_font_face_destroy(entry->made[i]);
+        entry->madeCount = 0;
+    }
+    pthread_mutex_lock(&tableMutex);
+    SharedFace *entry = given;
+    while (entry) {
+        SharedFace *next = entry->next;
+        entry->forgotten = 1;
+        if (entry->liveFontFaces == 0) closeFace(entry);
+        entry = next;
+    }
+    pthread_mutex_unlock(&tableMutex);
+    pthread_mutex_unlock(&faceMutex);
+}
+
+long typeset_face_sharing_live_faces(void) {
+    pthread_mutex_lock(&tableMutex);
+    long count = liveFaces;
+    pthread_mutex_unlock(&tableMutex);
+    return count;
 }
 
 /// Cairo's font face for `pattern`, made on the shared face of the pattern's file (`FC_FILE`,

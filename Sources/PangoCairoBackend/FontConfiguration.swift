@@ -1,3 +1,4 @@
+internal import CFaceSharing
 internal import CPangoCairo
 import Foundation
 import Typography
@@ -47,6 +48,8 @@ public final class FontConfiguration: @unchecked Sendable {
     deinit {
         idle.removeAll()
         if let config { FcConfigDestroy(config) }
+        // The font maps are gone with `idle` (a render holding one holds this configuration).
+        HeldFonts.shared.release(files.map(\.path))
     }
 
     /// The installed fonts and those in `folders` (each searched recursively, as
@@ -85,7 +88,11 @@ public final class FontConfiguration: @unchecked Sendable {
                 files += found.files.map(FontFile.init(path:))
             }
         }
-        return (Made.shared.configuration(for: files), cutShort)
+        // Each file is used by the configuration made of them; one made before holds its own.
+        HeldFonts.shared.acquire(files.filter { !HeldFonts.isHeld($0.path) }.map(\.path))
+        let (configuration, isNew) = Made.shared.configuration(for: files)
+        if !isNew { HeldFonts.shared.release(files.map(\.path)) }
+        return (configuration, cutShort)
     }
 
     /// A setup no render holds, or a new one. On a thread in a lane (a render's, whose
@@ -167,19 +174,69 @@ public final class FontConfiguration: @unchecked Sendable {
         }
     }
 
-    /// The font files documents named under a root, each opened once, checked inside the
-    /// root as opened, and kept open for the life of the process: fontconfig and FreeType
-    /// read such a file through `/proc/self/fd/N` (the file as it was opened and checked), so
-    /// a folder of its path swapped for a symbolic link out of the root after the check (a
-    /// race a document's owner could run beside the render) changes nothing read. A file is
+    /// The font files configurations add, by path, with how many configurations use each;
+    /// and the files documents named under a root, each opened once, checked inside the root
+    /// as opened, and kept open while a configuration uses it: fontconfig and FreeType read
+    /// such a file through `/proc/self/fd/N` (the file as it was opened and checked), so a
+    /// folder of its path swapped for a symbolic link out of the root after the check (a race
+    /// a document's owner could run beside the render) changes nothing read. A held file is
     /// known by its device, inode, size and modification time, so one file is one descriptor
-    /// and one path, never a descriptor's number reused for another font (Cairo keeps faces by
-    /// path); at most ``capacity`` files are held.
+    /// and one path while it is used; at most ``capacity`` files are held at once.
+    ///
+    /// When no configuration uses a file any more, its shared faces are given up
+    /// (`typeset_face_sharing_forget`) and a held file's descriptor is closed, so a server
+    /// that gives each request font folders of its own keeps the files and faces of the
+    /// configurations it keeps (``Made/capacity``), not of every request it served. A held
+    /// descriptor's number may then be reused for another file: the faces of its path were
+    /// given up first, and a face is found by its file's device and inode as well as its path.
     final class HeldFonts: @unchecked Sendable {
         static let shared = HeldFonts()
         static let capacity = 4_096
         private let lock = NSLock()
         private var held: [Identity: FontFile] = [:]
+        /// The held files' descriptors and identities, by the path fontconfig reads.
+        private var descriptors: [String: (descriptor: Int32, identity: Identity)] = [:]
+        /// How many configurations (made or being made) use each added file, by path.
+        private var uses: [String: Int] = [:]
+
+        /// Whether `path` names a held file (`/proc/self/fd/N`), whose use ``file(at:within:)``
+        /// counts as it hands it out.
+        static func isHeld(_ path: String) -> Bool { path.hasPrefix("/proc/self/fd/") }
+
+        /// Counts one more use of each of `paths`.
+        func acquire(_ paths: [String]) {
+            lock.withLock {
+                for path in paths { uses[path, default: 0] += 1 }
+            }
+        }
+
+        /// Counts one use fewer of each of `paths`; a file no configuration uses any more has
+        /// its shared faces given up and, when held, its descriptor closed.
+        func release(_ paths: [String]) {
+            let unused: [String] = lock.withLock {
+                var unused: [String] = []
+                for path in paths {
+                    guard let count = uses[path] else { continue }
+                    if count > 1 {
+                        uses[path] = count - 1
+                    } else {
+                        uses[path] = nil
+                        unused.append(path)
+                    }
+                }
+                return unused
+            }
+            for path in unused {
+                typeset_face_sharing_forget(path)
+            }
+            lock.withLock {
+                for path in unused where uses[path] == nil {
+                    guard let entry = descriptors.removeValue(forKey: path) else { continue }
+                    held[entry.identity] = nil
+                    close(entry.descriptor)
+                }
+            }
+        }
 
         struct Identity: Hashable {
             var device: UInt64
@@ -209,6 +266,7 @@ public final class FontConfiguration: @unchecked Sendable {
             defer { lock.unlock() }
             if let known = held[identity] {
                 close(descriptor)
+                uses[known.path, default: 0] += 1
                 return known
             }
             guard held.count < Self.capacity else {
@@ -217,8 +275,13 @@ public final class FontConfiguration: @unchecked Sendable {
             }
             let file = FontFile(path: opened, info: info)
             held[identity] = file
+            descriptors[opened] = (descriptor, identity)
+            uses[opened, default: 0] += 1
             return file
         }
+
+        /// How many files are held open now (for tests).
+        var heldCount: Int { lock.withLock { held.count } }
     }
 
     /// The configurations made for font folders, by their files: at most ``capacity``, the
@@ -229,20 +292,25 @@ public final class FontConfiguration: @unchecked Sendable {
         private let lock = NSLock()
         private var made: [(files: [FontFile], configuration: FontConfiguration)] = []
 
-        func configuration(for files: [FontFile]) -> FontConfiguration {
+        /// The configuration of `files`, and whether it was made now (it then holds a use of
+        /// each file, given back when it goes).
+        func configuration(for files: [FontFile]) -> (configuration: FontConfiguration, isNew: Bool) {
+            var evicted: FontConfiguration?
+            defer { _ = evicted }
             lock.lock()
             defer { lock.unlock() }
             if let index = made.firstIndex(where: { $0.files == files }) {
                 let found = made.remove(at: index)
                 made.append(found)
-                return found.configuration
+                return (found.configuration, false)
             }
             let config = FcInitLoadConfigAndFonts()
             for file in files { _ = FcConfigAppFontAddFile(config, file.path) }
             let configuration = FontConfiguration(config: config, files: files)
-            if made.count >= Self.capacity { made.removeFirst() }
+            // Given up after the lock (its files are released as it goes).
+            if made.count >= Self.capacity { evicted = made.removeFirst().configuration }
             made.append((files, configuration))
-            return configuration
+            return (configuration, true)
         }
     }
 }

@@ -184,6 +184,52 @@ extension AsynchronousRenderSuites {
             #expect(!fonts.contains { $0.contains(postScriptName(faces[0].family)) }, "\(fonts)")
         }
 
+        /// Renders in parallel, each with a font folder of its own, more than the configurations
+        /// a process keeps: configurations are let go (their held files closed, their faces
+        /// given up) while others render, and each render still embeds its own face, under a
+        /// root (held files) and without one.
+        @Test func rendersWithFontFoldersOfTheirOwnLetGoOfThemAndStayIntact() async throws {
+            let folder = try Render.scratchFolder("own-folders")
+            defer { try? FileManager.default.removeItem(atPath: folder) }
+            let tag = UInt32.random(in: 0..<1_000_000)
+            let count = 20
+            for render in 0..<count {
+                let fonts = folder + "/\(render)/fonts"
+                try FileManager.default.createDirectory(atPath: fonts, withIntermediateDirectories: true)
+                try Support.renamedFont(
+                    at: "/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf", family: "Typeset Folder \(tag) \(render)"
+                ).write(to: URL(fileURLWithPath: fonts + "/Face.ttf"))
+                try #"{"name": "own", "fontFolders": ["fonts"], "families": {"sans": ["Typeset Folder "#
+                    .appending("\(tag) \(render)\"]}}")
+                    .write(toFile: folder + "/\(render)/theme.json", atomically: true, encoding: .utf8)
+            }
+            let markdown = "# Own folders\n\n" + Prose.sections(1)
+            try await withThrowingTaskGroup(of: Void.self) { group in
+                for render in 0..<count {
+                    var options = Self.options()
+                    var text = markdown
+                    if render % 2 == 0 {
+                        options.themeRequest = ThemeRequest(
+                            fontFolders: [folder + "/\(render)/fonts"], family: "Typeset Folder \(tag) \(render)")
+                    } else {
+                        // The document names its theme under a root: its font file is held open.
+                        options.root = URL(fileURLWithPath: folder + "/\(render)")
+                        text = "---\ntheme: theme.json\n---\n\n" + markdown
+                    }
+                    let file = folder + "/\(render)/own.md"
+                    let output = folder + "/\(render).pdf"
+                    group.addTask {
+                        _ = try await Typesetter.render(markdown: text, file: file, to: output, options: options)
+                    }
+                }
+                try await group.waitForAll()
+            }
+            for render in 0..<count {
+                let fonts = try PDFProbe.fonts(folder + "/\(render).pdf")
+                #expect(fonts.contains { $0.contains("TypesetFolder\(tag)\(render)") }, "render \(render): \(fonts)")
+            }
+        }
+
         /// The families installed with a bold italic face (fontconfig's first name of each), at
         /// most 14: a render that sets each in four faces draws far more than Cairo's ten open
         /// faces.

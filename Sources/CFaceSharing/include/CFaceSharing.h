@@ -22,4 +22,13 @@ long typeset_face_sharing_open_faces(void);
 /// diagnostics): one per shared face and set of options Cairo was asked for.
 long typeset_face_sharing_kept_font_faces(void);
 
+/// Gives up the faces of the font file at `path` (every index and lane): a configuration that
+/// added the file is gone and no other uses it. Later requests for the path open it again; the
+/// Cairo font faces kept on the old faces are let go, and each old face is closed once Cairo
+/// holds no font face made on it (Cairo keeps a scaled font for a while after its last use).
+void typeset_face_sharing_forget(const char *path);
+
+/// How many shared faces are open now, given up ones Cairo still holds included (for tests).
+long typeset_face_sharing_live_faces(void);
+
 #endif
