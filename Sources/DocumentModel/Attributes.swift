@@ -41,6 +41,10 @@ public struct Attributes: Hashable, Sendable {
     /// blocks after it and is kept on their page, as a heading is.
     public static let summaryClass = "summary"
 
+    /// The class of the span a Pandoc table caption (`Table: …` or `: …` beside a pipe table)
+    /// is read as: the caption of the table beside it (Pandoc's manual, "Table captions").
+    public static let tableCaptionClass = "table-caption"
+
     /// The class of a paragraph whose first character is written escaped (`\(@) text`,
     /// `\| text`): its opening was meant as text, never as syntax Markdown lacks.
     public static let escapedOpeningClass = "escaped-opening"

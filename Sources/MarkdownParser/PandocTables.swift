@@ -1,3 +1,5 @@
+import DocumentModel
+
 /// Pandoc's simple, multiline and grid tables (Pandoc's manual, "Pandoc's Markdown", "Tables"),
 /// rewritten before the parse as the pipe tables of GitHub Flavored Markdown, which cmark-gfm
 /// reads: each row one line, its cells' lines joined by a space, each column aligned as Pandoc
@@ -191,7 +193,7 @@ enum PandocTables {
         for line in captionCandidates where isCaption(lines, at: line) {
             let text = lines[line].drop { $0 == " " }
             let caption = text.hasPrefix("Table:") ? text.dropFirst(6) : text.dropFirst(1)
-            lines[line] = Substring("[" + caption.drop { $0 == " " } + "]{.caption}")
+            lines[line] = Substring("[" + caption.drop { $0 == " " } + "]{.caption .\(Attributes.tableCaptionClass)}")
             rewritten = true
         }
         return rewritten ? lines : nil

@@ -82,18 +82,48 @@ public struct StyleStream: Sendable {
             finishDocument()
             return notes.isEmpty ? nil : notes
         }
-        let block = blocks[position]
+        var block = blocks[position]
         if opensFrame(for: block, in: context) {
             position += 1
             return nextPart()
+        }
+        var consumed = 1
+        if let captioned = Self.tableWithPandocCaption(blocks, at: position) {
+            block = captioned
+            consumed = 2
         }
         var styled: [StyledBlock] = []
         styler.append(block, context: context, to: &styled)
         // A block that sets nothing (an empty heading of a note reference alone) leaves its
         // notes to the next block that does.
         if !styled.isEmpty { styler.attachFootnotes(to: &styled, from: 0) }
-        position += 1
+        position += consumed
         return styled
+    }
+
+    /// A table and the Pandoc caption written beside it (`Table: …` above or below, read as a
+    /// paragraph of one ``Attributes/tableCaptionClass`` span) as one table with that caption,
+    /// as Pandoc reads them: set above the table, kept with it and tagged as its `Caption`
+    /// (the caption's paragraph was a `P` of its own, and a page could turn between the two).
+    /// Nil when the blocks at `index` are not a caption and a table without one.
+    static func tableWithPandocCaption(_ blocks: BlockList, at index: Int) -> Block? {
+        guard index + 1 < blocks.count else { return nil }
+        func caption(_ block: Block) -> [Inline]? {
+            guard case .paragraph(let inlines) = block.kind, inlines.count == 1,
+                case .span(let attributes, let children) = inlines[0],
+                attributes.classes.contains(Attributes.tableCaptionClass)
+            else { return nil }
+            return children
+        }
+        let first = blocks[index]
+        let second = blocks[index + 1]
+        let (tableBlock, captionInlines): (Block, [Inline]?) =
+            if case .table = first.kind { (first, caption(second)) } else { (second, caption(first)) }
+        guard let captionInlines, case .table(var table) = tableBlock.kind, table.caption.isEmpty else { return nil }
+        table.caption = captionInlines
+        var captioned = tableBlock
+        captioned.kind = .table(table)
+        return captioned
     }
 
     private mutating func finishDocument() {

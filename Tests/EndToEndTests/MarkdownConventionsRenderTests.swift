@@ -34,6 +34,33 @@ import Typesetter
             .map { $0.trimmingCharacters(in: .whitespaces) }
     }
 
+    /// A Pandoc table caption, `Table: …` above its table or `: …` below, is the table's
+    /// caption, as Pandoc reads it: set above the table, tagged as the `Table`'s `Caption`,
+    /// and never on another page than the table's first rows. It was a paragraph of its own,
+    /// a `P` beside the `Table`, and a page could turn between the two. Members: above and
+    /// below, each at the foot of a page.
+    @Test(arguments: [(23, true), (19, false), (22, true), (20, false)])
+    func aPandocTableCaptionIsTheTablesCaption(paragraphs: Int, above: Bool) throws {
+        let lead = (0..<paragraphs).map { "Para \($0)." }.joined(separator: "\n\n")
+        let table = "| Key | Val |\n|---|---|\n" + (0..<6).map { "| r\($0) | x |" }.joined(separator: "\n")
+        let markdown =
+            lead + "\n\n" + (above ? "Table: The caption\n\n\(table)\n" : "\(table)\n\n: The caption\n")
+            + "\nAfter the table.\n"
+        let (pdf, _) = try Render.markdown(markdown, name: "pandoc-caption-\(paragraphs)-\(above)")
+        let structure = try structureLines(pdf)
+        let element = try #require(structure.firstIndex(of: "Table (block)"), "\(structure)")
+        #expect(structure.dropFirst(element + 1).first == "Caption", "\(structure)")
+        #expect(structure.filter { $0.contains("The caption") }.count == 1, "\(structure)")
+        let pages = try PDFProbe.run("pdfinfo", [pdf]).output
+        let count =
+            Int(pages.split(separator: "\n").first { $0.hasPrefix("Pages:") }?.split(separator: " ").last ?? "1") ?? 1
+        let texts = try (1...count).map {
+            try PDFProbe.run("pdftotext", ["-f", "\($0)", "-l", "\($0)", pdf, "-"]).output
+        }
+        let captioned = texts.filter { $0.contains("caption") }
+        #expect(captioned.count == 1 && captioned[0].contains("r0"), "the caption with the first row: \(texts)")
+    }
+
     /// The content streams' fill operator for a colour given as `0xRRGGBB` (Cairo writes six
     /// significant digits, as `%g` does).
     func fill(_ hex: UInt32) -> String {

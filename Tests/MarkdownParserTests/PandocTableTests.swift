@@ -213,7 +213,7 @@ import Testing
         let rewritten = try #require(PandocTables.rewriting(markdown))
         let lines = rewritten.split(separator: "\n", omittingEmptySubsequences: false)
         #expect(lines.count == markdown.split(separator: "\n", omittingEmptySubsequences: false).count)
-        #expect(lines.contains("  [In the item.]{.caption}"), "\(rewritten)")
+        #expect(lines.contains("  [In the item.]{.caption .table-caption}"), "\(rewritten)")
         #expect(lines.last(where: { !$0.isEmpty }) == "> Quoted after.")
         #expect(lines.allSatisfy { !$0.hasPrefix(">") || $0 == ">" || $0.hasPrefix("> ") }, "\(rewritten)")
     }
@@ -254,7 +254,7 @@ import Testing
                     guard case .paragraph(let inlines) = block.kind,
                         case .span(let attributes, let content)? = inlines.first
                     else { return false }
-                    return attributes.classes == ["caption"] && content.plainText == "Caption first."
+                    return attributes.classes.contains("caption") && content.plainText == "Caption first."
                 }, "\(markdown): \(blocks)")
             _ = caption
         }
@@ -277,7 +277,7 @@ import Testing
             guard case .paragraph(let inlines) = block.kind, case .span(let attributes, _)? = inlines.first else {
                 return false
             }
-            return attributes.classes == ["caption"]
+            return attributes.classes.contains("caption")
         }
         guard case .paragraph(let inlines)? = caption?.kind else {
             Issue.record("\(line): \(blocks)")
