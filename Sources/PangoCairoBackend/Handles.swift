@@ -321,6 +321,8 @@ final class PangoSetup {
     /// The lane this font map's faces are opened in (``CairoFaces/lanes``), held until the
     /// setup is freed.
     let lane: Int
+    /// Whether the font map was given a configuration of its own (font folders).
+    private let setsConfiguration: Bool
 
     /// A font map of its own on `configuration`'s fonts (``FontConfiguration/checkOut()``;
     /// tests make one to compare with a render's), in `lane` (nil: the lane
@@ -330,6 +332,7 @@ final class PangoSetup {
         self.lane = lane.map(CairoFaces.lanes.hold) ?? CairoFaces.lanes.take()
         let map = pango_cairo_font_map_new()!
         fontMap = GObjectRef(owning: UnsafeMutableRawPointer(map))
+        setsConfiguration = configuration.config != nil
         if let config = configuration.config { pango_fc_font_map_set_config(OpaquePointer(map), config) }
         pango_cairo_font_map_set_resolution(fontMap.opaque, 72)
         let options = Self.pdfGlyphOptions()
@@ -337,7 +340,15 @@ final class PangoSetup {
         cairo_font_options_destroy(options)
     }
 
-    deinit { CairoFaces.lanes.giveBack(lane) }
+    deinit {
+        // Pango 1.50 takes a reference to the configuration it is given
+        // (`pango_fc_font_map_set_config`) and never gives it back when the font map is
+        // finalized: each font map on a configuration of its own kept that configuration, all
+        // the installed fonts' patterns with it (0.3 MB), for the life of the process. Setting
+        // none gives it back.
+        if setsConfiguration { pango_fc_font_map_set_config(fontMap.opaque, nil) }
+        CairoFaces.lanes.giveBack(lane)
+    }
 
     /// The glyph options of Cairo's PDF surface (`cairo_surface_get_font_options` on one; Cairo
     /// 1.16 `_cairo_pdf_surface_get_font_options`: no hinting, unhinted metrics, grey

@@ -55,9 +55,13 @@ import Typography
         let first = try folder(0) + "/Face.ttf"
         func descriptorsOpen() -> Int {
             let entries = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/fd")) ?? []
-            return entries.count { (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/fd/\($0)")) == first }
+            return entries.count {
+                (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/fd/\($0)")) == first
+            }
         }
-        func mapped() -> Bool { (try? String(contentsOfFile: "/proc/self/maps", encoding: .utf8))?.contains(first) ?? false }
+        func mapped() -> Bool {
+            (try? String(contentsOfFile: "/proc/self/maps", encoding: .utf8))?.contains(first) ?? false
+        }
         do {
             let configuration = try FontConfiguration.including(
                 folders: [], documentFolders: [root + "/0"], within: [root]
@@ -88,6 +92,55 @@ import Typography
             cairo_scaled_font_destroy(cairo_scaled_font_create(other, &matrix, &identity, options))
         }
         #expect(!mapped(), "the face is closed and its file unmapped")
+    }
+
+    /// A configuration let go leaves no heap behind: Pango 1.50 kept a reference to the
+    /// fontconfig configuration of every font map set to one, so each configuration (the
+    /// installed fonts' patterns, about 0.3 MB) lived on after its font maps, and a server
+    /// giving each request font folders of its own grew by that much a request. Measured in a
+    /// process of its own (an exit test), beside nothing else: the memory a configuration holds
+    /// while it is used, against what 40 more, each used and let go, leave behind.
+    @Test func configurationsLetGoLeaveNoHeapBehind() async {
+        await #expect(processExitsWith: .success) {
+            let root = try Render.scratchFolder("heap-let-go")
+            let tag = UInt32.random(in: 0..<1_000_000)
+            // Anonymous resident memory (`RssAnon`, bytes): the heap, not the font files mapped.
+            func heap() -> Int {
+                let status = (try? String(contentsOfFile: "/proc/self/status", encoding: .utf8)) ?? ""
+                let line = status.split(separator: "\n").first { $0.hasPrefix("RssAnon:") } ?? ""
+                return (Int(line.split(separator: " ").dropFirst().first ?? "") ?? 0) * 1024
+            }
+            func used(_ index: Int) throws -> (FontConfiguration, PangoShaper) {
+                let folder = root + "/\(index)"
+                try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+                try Support.renamedFont(
+                    at: "/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf", family: "Typeset Heap \(tag) \(index)"
+                ).write(to: URL(fileURLWithPath: folder + "/Face.ttf"))
+                let configuration = try FontConfiguration.including(folders: [folder]).configuration
+                let shaper = PangoShaper(session: FontSession(configuration))
+                let font = FontSpec(families: ["Typeset Heap \(tag) \(index)"], size: 12)
+                let paragraph = StyledParagraph(
+                    runs: [StyledRun("Heap", style: RunStyle(font: font))], style: ParagraphStyle(baseFont: font))
+                _ = shaper.shape(paragraph, width: nil)
+                return (configuration, shaper)
+            }
+            let kept = FontConfiguration.Made.capacity
+            // More than are kept, so that every configuration made from here on lets one go.
+            for index in 0..<(2 * kept) { _ = try used(index) }
+            // What a configuration in use holds: `kept` of them at once.
+            let before = heap()
+            var held: [(FontConfiguration, PangoShaper)] = []
+            for index in 100..<(100 + kept) { held.append(try used(index)) }
+            let holds = max(1, (heap() - before) / kept)
+            held.removeAll()
+            for index in 200..<(200 + kept) { _ = try used(index) }
+            // What each of 40 more leaves behind once let go.
+            let start = heap()
+            for index in 300..<340 { _ = try used(index) }
+            let left = (heap() - start) / 40
+            // Measured: about 1/40 of what one holds; it was half.
+            if left > holds / 8 { exit(1) }
+        }
     }
 
     /// The Cairo font face Pango draws `family` with at 12 pt, loaded through `setup`'s font map
