@@ -380,7 +380,8 @@ extension ParagraphComposer {
     /// separator `·`, which stays with the word before it), or sentence punctuation (`!`
     /// `?` `,` `.` `:` `;`, classes EX and IS) that no letter or figure follows, as after a word
     /// (inside an address, `example.com`, a break before the stop stays); or an opening bracket
-    /// or quote (class OP) before the break.
+    /// or quote (class OP) before the break; an ellipsis or dot leader (class IN) after it, or
+    /// the second of two em dashes or horizontal bars.
     static func startsOrEndsNoLine(_ scalars: [Unicode.Scalar], at k: Int) -> Bool {
         guard k > 0, k < scalars.count else { return false }
         switch scalars[k - 1].properties.generalCategory {
@@ -392,7 +393,12 @@ extension ParagraphComposer {
         case .closePunctuation, .finalPunctuation: return true
         default: break
         }
+        // Inseparables (class IN: `…`, `‥`) are never broken before (UAX #14 LB22), so an
+        // ellipsis is never parted from its word nor divided (`……`, KLREQ); nor a pair of em
+        // or horizontal-bar dashes (class B2, LB17: `——`, `――`).
+        if [0x2014, 0x2015].contains(after.value), scalars[k - 1] == after { return true }
         switch after.value {
+        case 0x2024, 0x2025, 0x2026, 0x22EF, 0xFE19: return true
         case 0x3001, 0x3002, 0xFF01, 0xFF0C, 0xFF0E, 0xFF1A, 0xFF1B, 0xFF1F, 0x00B7, 0x30FB, 0xFF65: return true
         case 0x21, 0x2C, 0x2E, 0x3A, 0x3B, 0x3F:
             guard k + 1 < scalars.count else { return true }

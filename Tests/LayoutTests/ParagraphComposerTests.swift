@@ -366,6 +366,32 @@ func prepared(_ runs: [StyledRun]) -> PreparedParagraph {
         }
     }
 
+    /// A word wider than the measure, broken between letters, never breaks before an ellipsis
+    /// or dot leader (UAX #14 LB22: `하나……사차` was set `하나…` | `…사차`), nor between two em
+    /// dashes or horizontal bars (LB17): members in Korean and Latin, with `…`, `‥`, `……`,
+    /// `——` and `――`, ragged and justified, at measures from 40 to 100 pt.
+    @Test(arguments: [
+        "가나다하나……사차가가나다하나……사차가가나다", "가나다라마‥바사아자차카타파하가나다라마", "wordwordword…nextwordword",
+        "가나다라마바——사아자차카타——파하가나", "가나다라마바――사아자차카타――파하가나",
+    ])
+    func anEmergencyBreakNeverPartsAnEllipsisOrADashPair(word: String) {
+        let runs = [text(word)]
+        let p = prepared(runs)
+        for alignment in [TextAlignment.left, .justify] {
+            for width in stride(from: 40.0, through: 100, by: 5) {
+                let c = ParagraphComposer.compose(
+                    paragraph(runs, alignment: alignment), prepared: p, width: width, hyphenate: { _, _ in [] })
+                for line in c.lines.dropLast() {
+                    let next = p.scalars[line.end]
+                    #expect(!"…‥".unicodeScalars.contains(next), "\(word) \(alignment) \(width) pt: \(lineTexts(c, p))")
+                    #expect(
+                        !("—―".unicodeScalars.contains(next) && p.scalars[line.end - 1] == next),
+                        "\(word) \(alignment) \(width) pt: \(lineTexts(c, p))")
+                }
+            }
+        }
+    }
+
     /// A run of spaces is one break opportunity (UAX #14: a break after the spaces, none between
     /// them): the line breaks at the run's first space and the next line starts after the last.
     /// Two spaces between words used to be no break at all, and a word too wide for the rest of
