@@ -7,9 +7,15 @@ import Typography
 /// How several Markdown files become one book.
 public struct BookOptions: Sendable {
     /// Every chapter after the first opens on a right-hand (odd-numbered) page, with a blank
-    /// left-hand page before it when needed (LaTeX's `openright`); nil: the book's front matter
-    /// `open-right`, else false (each chapter opens on the next page).
+    /// left-hand page before it when needed (LaTeX's `openright`), and so does the first after
+    /// a table of contents (``tableOfContents``); nil: the book's front matter `open-right`,
+    /// else false (each chapter opens on the next page).
     public var openRight: Bool?
+    /// Whether the book opens with a table of contents, as ``RenderOptions/tableOfContents``
+    /// asks (`--toc`); nil: the first file's front matter `toc`. With ``openRight`` the first
+    /// chapter then opens on a right-hand page after the contents, as LaTeX's `\chapter`
+    /// clears to one after `\tableofcontents`.
+    public var tableOfContents: Bool?
     /// The folder relative image paths resolve against for every chapter (`--resource-path`);
     /// nil: each chapter's images resolve against the chapter's own folder.
     public var resourcePath: String?
@@ -18,8 +24,11 @@ public struct BookOptions: Sendable {
     public var sandbox: Sandbox?
 
     /// Creates options; nil leaves each setting to the book's front matter or its default.
-    public init(openRight: Bool? = nil, resourcePath: String? = nil, sandbox: Sandbox? = nil) {
+    public init(
+        openRight: Bool? = nil, tableOfContents: Bool? = nil, resourcePath: String? = nil, sandbox: Sandbox? = nil
+    ) {
         self.openRight = openRight
+        self.tableOfContents = tableOfContents
         self.resourcePath = resourcePath
         self.sandbox = sandbox
     }
@@ -87,13 +96,15 @@ extension Typesetter {
         }
         var diagnostics = gathering.diagnostics
         let openRight = options.openRight ?? BookPaths.isTrue(first.document.metadata.fields["open-right"])
+        let contents = options.tableOfContents ?? BookPaths.isTrue(first.document.metadata.fields["toc"])
         let rootFolder =
             options.resourcePath.map(BookPaths.canonical)
             ?? BookPaths.canonical((first.file as NSString).deletingLastPathComponent)
         var plan = BookPlan(chapters: chapters, rootFolder: rootFolder, rebasesImages: options.resourcePath == nil)
         diagnostics += plan.assignIdentifiers()
         var document = Document(
-            blockList: BlockList(plan.blocks(openRight: openRight)), metadata: first.document.metadata,
+            blockList: BlockList(plan.blocks(openRight: openRight, afterContents: contents)),
+            metadata: first.document.metadata,
             footnotes: plan.footnotes(), file: first.file)
         document.metadata.includes = []
         document.source = SourcePositions(

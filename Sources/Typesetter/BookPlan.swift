@@ -190,12 +190,14 @@ struct BookPlan {
     // MARK: The joined document
 
     /// The book's top-level blocks: each chapter's, rewritten as each is read, after a page
-    /// break (from the second chapter on) and, when it opens with no heading, an anchor.
-    func blocks(openRight: Bool) -> BookBlocks {
+    /// break (from the second chapter on, and before the first when chapters open on
+    /// right-hand pages and a table of contents comes first, as LaTeX's `\chapter` clears to a
+    /// right-hand page after `\tableofcontents`) and, when it opens with no heading, an anchor.
+    func blocks(openRight: Bool, afterContents: Bool = false) -> BookBlocks {
         var segments: [BookBlocks.Segment] = []
         for (index, chapter) in chapters.enumerated() where !chapter.document.blocks.isEmpty {
             var leading: [Block] = []
-            if !segments.isEmpty {
+            if !segments.isEmpty || (openRight && afterContents) {
                 let classes = openRight ? [Block.rightHandPageClass] : []
                 leading.append(Block(.pageBreak, attributes: Attributes(classes: classes)))
             }

@@ -44,7 +44,9 @@ enum BookInputs {
             ? true : variables.last { $0.0.lowercased() == "open-right" }.map { ["true", "yes", "on"].contains($0.1) }
         let assembled = try Typesetter.book(
             inputs,
-            options: BookOptions(openRight: openRight, resourcePath: args.value("--resource-path"), sandbox: sandbox))
+            options: BookOptions(
+                openRight: openRight, tableOfContents: args.has("--toc") ? true : nil,
+                resourcePath: args.value("--resource-path"), sandbox: sandbox))
         try OutputTargets.refuseOverwriting(assembled.files.map { ($0, "a file of the book") }, with: target)
         return (assembled.document, assembled.diagnostics, assembled.files)
     }

@@ -163,6 +163,19 @@ import Testing
         let front = try typeset(["render", dir + "/front.md", "-o", dir + "/front.pdf"])
         #expect(front.status == 0, "\(front.output)")
         #expect(try PDFProbe.words(dir + "/front.pdf").first { $0.text == "Chapter" }?.page == 3)
+        // After a table of contents the first chapter opens on a right-hand page too (it opened
+        // under the contents, on a left-hand page when they took two), by `--toc` or `toc: true`.
+        let contents = try typeset(["render"] + inputs + ["-o", dir + "/contents.pdf", "--open-right", "--toc"])
+        #expect(contents.status == 0, "\(contents.output)")
+        let withContents = try PDFProbe.words(dir + "/contents.pdf")
+        let openings = ["Introduction", "Chapter", "An"].map { word in
+            withContents.first { $0.text == word && $0.page > 1 }?.page
+        }
+        #expect(openings == [3, 5, 7], "after the contents, every chapter on an odd page: \(openings)")
+        try write("---\nopen-right: true\ntoc: true\ninclude: [ch2.md]\n---\n\n# One\n\nText.\n", dir + "/toc.md")
+        #expect(try typeset(["render", dir + "/toc.md", "-o", dir + "/toc.pdf"]).status == 0)
+        let tocWords = try PDFProbe.words(dir + "/toc.pdf")
+        #expect(tocWords.first { $0.text == "One" && $0.page > 1 }?.page == 3, "\(tocWords.map(\.text))")
     }
 
     @Test func includeListsAndBookFilesMakeBooks() throws {
