@@ -39,6 +39,8 @@ public final class FontConfiguration: @unchecked Sendable {
     static let maximumIdle = 32
     /// Whether a family is a colour (emoji) family, as fontconfig lists it (``ColorFonts``).
     private var colorFamilies: [String: Bool] = [:]
+    /// The weights of each family's faces, by family and style (``weights(of:italic:)``).
+    private var faceWeights: [String: [FontWeight]] = [:]
 
     private init(config: OpaquePointer?, files: [FontFile]) {
         self.config = config
@@ -119,6 +121,44 @@ public final class FontConfiguration: @unchecked Sendable {
         held -= 1
         let kept = min(Self.maximumIdle, max(ProcessInfo.processInfo.activeProcessorCount, mostHeld))
         if idle.count < kept { idle.append(setup) }
+    }
+
+    /// The weights of `family`'s faces in this configuration (its italic faces' for `italic`,
+    /// when it has any), as OpenType weights, lightest first; empty for a family it does not
+    /// list. Asked once per family and style.
+    func weights(of family: String, italic: Bool) -> [FontWeight] {
+        let key = family + (italic ? "\u{0}i" : "")
+        if let known = lock.withLock({ faceWeights[key] }) { return known }
+        var upright: Set<Int> = []
+        var slanted: Set<Int> = []
+        if let pattern = FcPatternCreate(), let objects = FcObjectSetCreate() {
+            _ = FcPatternAddString(pattern, "family", family)
+            _ = FcObjectSetAdd(objects, "weight")
+            _ = FcObjectSetAdd(objects, "slant")
+            if let list = FcFontList(config, pattern, objects) {
+                for index in 0..<Int(list.pointee.nfont) {
+                    guard let font = list.pointee.fonts[index] else { continue }
+                    var weight: Double = 0
+                    var integer: Int32 = 0
+                    if FcPatternGetInteger(font, "weight", 0, &integer) == FcResultMatch {
+                        weight = Double(integer)
+                    } else if FcPatternGetDouble(font, "weight", 0, &weight) != FcResultMatch {
+                        continue
+                    }
+                    let openType = Int(FcWeightToOpenTypeDouble(weight).rounded())
+                    var slant: Int32 = 0
+                    _ = FcPatternGetInteger(font, "slant", 0, &slant)
+                    if slant == 0 { upright.insert(openType) } else { slanted.insert(openType) }
+                }
+                FcFontSetDestroy(list)
+            }
+            FcObjectSetDestroy(objects)
+            FcPatternDestroy(pattern)
+        }
+        let chosen = italic && !slanted.isEmpty ? slanted : upright.union(slanted)
+        let weights = Array(chosen).filter { (1...1000).contains($0) }.sorted().map { FontWeight($0) }
+        lock.withLock { faceWeights[key] = weights }
+        return weights
     }
 
     /// True when every face fontconfig lists for `family` in this configuration is a colour

@@ -49,7 +49,16 @@ final class FontDescription {
         let text = ColorFonts.textFamilies(families, in: configuration)
         let list = text.isEmpty ? "Sans" : text.joined(separator: ",")
         pango_font_description_set_family(desc, list)
-        pango_font_description_set_weight(desc, PangoWeight(rawValue: UInt32(weight.rawValue)))
+        // The face CSS's matching picks among the first family's (CSS Fonts 4 §5.2: 550 is
+        // drawn with a 600 face, not fontconfig's nearest, which takes the lighter of two
+        // equally near); a weight of 600 or more that no face reaches is asked as written, so
+        // that it is synthesized.
+        var drawn = weight
+        if let first = text.first {
+            let matched = weight.matchingCSS(among: configuration.weights(of: first, italic: italic))
+            if matched >= weight || weight.rawValue < 600 { drawn = matched }
+        }
+        pango_font_description_set_weight(desc, PangoWeight(rawValue: UInt32(drawn.rawValue)))
         pango_font_description_set_style(desc, italic ? PANGO_STYLE_ITALIC : PANGO_STYLE_NORMAL)
         // Styling keeps sizes within 1…1000 pt; clamp anyway so no caller can trip Pango.
         pango_font_description_set_absolute_size(desc, Double(PangoUnits.from(min(max(size, 0.1), 10_000))))

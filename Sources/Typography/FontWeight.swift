@@ -62,6 +62,29 @@ public struct FontWeight: RawRepresentable, Hashable, Comparable, Sendable, Coda
         }
     }
 
+    /// The weight among `available` a face of this weight is drawn with, by CSS's rule (CSS
+    /// Fonts 4 §5.2, step 4, font-weight): an available weight equal to it; else, for a weight
+    /// from 400 to 500, the available ones above it up to 500 in ascending order, then those
+    /// below it in descending order, then those above 500 in ascending order; for a weight
+    /// below 400, those below it in descending order, then those above in ascending order; for
+    /// a weight above 500, those above it in ascending order, then those below in descending
+    /// order. Itself when `available` is empty.
+    public func matchingCSS(among available: [FontWeight]) -> FontWeight {
+        let weights = available.map(\.rawValue)
+        guard !weights.isEmpty, !weights.contains(rawValue) else { return self }
+        let above = weights.filter { $0 > rawValue }.sorted()
+        let below = weights.filter { $0 < rawValue }.sorted(by: >)
+        let order: [Int]
+        if (400...500).contains(rawValue) {
+            order = above.filter { $0 <= 500 } + below + above.filter { $0 > 500 }
+        } else if rawValue < 400 {
+            order = below + above
+        } else {
+            order = above + below
+        }
+        return FontWeight(order[0])
+    }
+
     /// The name of the nearest named weight: `Regular`, `SemiBold`, … as Pretendard's faces are named.
     public var name: String {
         let names = ["Thin", "ExtraLight", "Light", "Regular", "Medium", "SemiBold", "Bold", "ExtraBold", "Black"]

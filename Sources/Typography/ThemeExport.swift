@@ -90,9 +90,13 @@ public enum ThemeExport {
         return result
     }
 
+    /// SwiftUI's weight for `weight`: the named weight CSS's matching gives among the nine
+    /// (``FontWeight/matchingCSS(among:)``), so 350 is `.light` and 550 `.semibold`, as a
+    /// browser and the PDF draw them.
     static func swiftWeight(_ weight: FontWeight) -> String {
         let names = ["ultraLight", "thin", "light", "regular", "medium", "semibold", "bold", "heavy", "black"]
-        let index = min(8, max(0, Int((Double(weight.rawValue) / 100).rounded()) - 1))
+        let matched = weight.matchingCSS(among: FontWeight.named)
+        let index = min(8, max(0, matched.rawValue / 100 - 1))
         return "." + names[index]
     }
 

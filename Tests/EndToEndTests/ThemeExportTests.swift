@@ -19,6 +19,28 @@ import Typography
         }
     }
 
+    /// Weights between the named ones are drawn and exported alike, as CSS matches them: a
+    /// Headline of 550 with Inter's SemiBold (it was Medium, while the CSS export made a browser
+    /// draw SemiBold) and `.semibold`, a Title of 350 with Light and `.light` (it was `.regular`).
+    @Test func inBetweenWeightsAreDrawnAndExportedAsCSSMatchesThem() throws {
+        let dir = try Render.scratchFolder("weights")
+        try #"{"name": "w", "roles": {"title": {"weight": 350}, "headline": {"weight": 550}}}"#
+            .write(toFile: dir + "/w.json", atomically: true, encoding: .utf8)
+        try "::: title\nTitle text\n:::\n\n::: headline\nHeadline text\n:::\n"
+            .write(toFile: dir + "/w.md", atomically: true, encoding: .utf8)
+        let rendered = try typeset(["render", dir + "/w.md", "--theme", dir + "/w.json", "-o", dir + "/w.pdf"])
+        #expect(rendered.status == 0, "\(rendered.output)")
+        let fonts = try PDFProbe.fonts(dir + "/w.pdf")
+        #expect(
+            fonts.contains { $0.hasSuffix("Inter-SemiBold") } && fonts.contains { $0.hasSuffix("Inter-Light") },
+            "\(fonts)")
+        #expect(!fonts.contains { $0.hasSuffix("Inter-Medium") }, "\(fonts)")
+        let export = try typeset(["theme", "export", dir + "/w.json", "--format", "swiftui"]).output
+        let title = export.split(separator: "\n").first { $0.contains("static let wTitle =") } ?? ""
+        let headline = export.split(separator: "\n").first { $0.contains("static let wHeadline =") } ?? ""
+        #expect(title.contains(".weight(.light)") && headline.contains(".weight(.semibold)"), "\(title)\n\(headline)")
+    }
+
     @Test(arguments: ["default", "hig", "pretendard"]) func swiftUIParsesAndStatesTheTheme(theme: String) throws {
         let export = try typeset(["theme", "export", theme, "--format", "swiftui"])
         #expect(export.status == 0, "\(export.output)")
