@@ -45,6 +45,10 @@ public struct ResolvedFace: Hashable, Sendable {
     public var italicSynthesized: Bool
     /// The weight is faked by emboldening a lighter face.
     public var boldSynthesized: Bool
+    /// The face sets Hangul or Han ideographs, scripts not set in italics, whose faces have
+    /// none: emphasis in them is slanted as a browser slants it (CSS Fonts 4 §7.2,
+    /// `font-synthesis: style`), which is no fault of the theme and is not warned about.
+    public var setsScriptWithoutItalics = false
     /// Human-readable warnings ("family 'Pretendard' not found; using 'DejaVu Sans'", …).
     public var warnings: [String] {
         var result: [String] = []
@@ -52,7 +56,9 @@ public struct ResolvedFace: Hashable, Sendable {
         if familyFound && weight != requestedWeight {
             result.append("no weight \(requestedWeight.rawValue) in '\(family)', using \(weight.rawValue)")
         }
-        if italicSynthesized { result.append("no italic in '\(family)': italic synthesized") }
+        if italicSynthesized && !setsScriptWithoutItalics {
+            result.append("no italic in '\(family)': italic synthesized")
+        }
         if boldSynthesized { result.append("no bold in '\(family)': bold synthesized") }
         return result
     }
@@ -173,7 +179,10 @@ public enum FontLibrary {
             var face = (
                 family: requested, weight: font.weight.rawValue, italic: font.italic, slanted: false, bolded: false
             )
+            var withoutItalics = false
             if let loaded = setup.primaryFace(request) {
+                let pangoFont = loaded.typed(PangoFont.self)
+                withoutItalics = pango_font_has_char(pangoFont, 0xAC00) != 0 || pango_font_has_char(pangoFont, 0x4E00) != 0
                 let description = FaceDescription(font: loaded.typed(PangoFont.self))
                 face = (
                     description.family, description.weight, description.italic && !description.slantSynthesized,
@@ -186,7 +195,8 @@ public enum FontLibrary {
             let result = ResolvedFace(
                 requestedFamily: requested, requestedWeight: font.weight, requestedItalic: font.italic,
                 family: face.family, weight: FontWeight(face.weight), italic: face.italic, familyFound: found,
-                italicSynthesized: font.italic && (face.slanted || !face.italic), boldSynthesized: face.bolded)
+                italicSynthesized: font.italic && (face.slanted || !face.italic), boldSynthesized: face.bolded,
+                setsScriptWithoutItalics: withoutItalics)
             setup.cache.resolved[font] = result
             return result
         }

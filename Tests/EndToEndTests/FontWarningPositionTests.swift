@@ -75,16 +75,16 @@ import Testing
     }
 
     /// An emoji is set in the emoji face, not in the theme's Korean fallback: in italics or in
-    /// a light span it raises no warning about the Korean face's italic or weights; Hangul in
-    /// the same spans still does, at its first syllable.
+    /// a light span it raises no warning about the Korean face's weights; Hangul in a light span
+    /// still does, at its first syllable (Hangul in italics does not: its faces have none).
     @Test func anEmojiNeedsNoFallbackFace() throws {
         for markdown in ["A *😀* b and [🎉 light]{weight=300}.\n", "*Italic 😀 text*\n"] {
             let (_, report) = try Render.markdown(markdown, name: "emoji-no-fallback")
             #expect(!report.diagnostics.contains { $0.message.contains("Noto Sans CJK") }, "\(report.diagnostics)")
         }
-        let markdown = "A *😀 한국어* b.\n"
+        let markdown = "A [😀 한국어]{weight=300} b.\n"
         let (_, report) = try Render.markdown(markdown, name: "emoji-then-hangul")
-        let found = try #require(warning(report, "no italic in 'Noto Sans CJK KR'"), "\(report.diagnostics)")
+        let found = try #require(warning(report, "'Noto Sans CJK KR' lacks weight"), "\(report.diagnostics)")
         #expect(found.location?.column == position(of: "한", in: markdown).column, "\(found)")
     }
 
@@ -122,17 +122,17 @@ import Testing
 
     @Test func linkTextInANestedListItem() throws {
         let markdown =
-            "- outer item\n\n  1. see <https://example.com/a> and [the *한국어 링크*](https://example.com/b) end\n"
+            "- outer item\n\n  1. see <https://example.com/a> and [the [한국어 링크]{weight=300}](https://example.com/b) end\n"
         let (_, report) = try Render.markdown(markdown, name: "position-link-text")
-        let found = try #require(warning(report, "no italic in 'Noto Sans CJK KR'"), "\(report.diagnostics)")
+        let found = try #require(warning(report, "'Noto Sans CJK KR' lacks weight"), "\(report.diagnostics)")
         let expected = position(of: "한", in: markdown)
         #expect(found.location?.line == expected.line && found.location?.column == expected.column, "\(found)")
     }
 
     @Test func aHangulWordInAFootnote() throws {
-        let markdown = "Body text with a note.[^n]\n\nMore body.\n\n[^n]: See *‘quoted’ 한글 기울임* here.\n"
+        let markdown = "Body text with a note.[^n]\n\nMore body.\n\n[^n]: See [‘quoted’ 한글 가볍게]{weight=300} here.\n"
         let (_, report) = try Render.markdown(markdown, name: "position-footnote")
-        let found = try #require(warning(report, "no italic in 'Noto Sans CJK KR'"), "\(report.diagnostics)")
+        let found = try #require(warning(report, "'Noto Sans CJK KR' lacks weight"), "\(report.diagnostics)")
         let expected = position(of: "한글", in: markdown)
         #expect(found.location?.line == expected.line && found.location?.column == expected.column, "\(found)")
     }

@@ -145,6 +145,26 @@ import Testing
         }
     }
 
+    /// Emphasis in Hangul or Han text is slanted as a browser slants it, with no warning: their
+    /// faces have no italics, and `--strict` refused every Korean document with `*강조*`
+    /// ("no italic in 'Noto Sans CJK KR'"). Members: Korean, Chinese, Japanese kanji, Korean
+    /// under a Latin family swapped in; a Latin face without italic still warns.
+    @Test(arguments: [
+        ("이것은 *강조*이다.", nil), ("这是*强调*的。", nil), ("これは*強調*です。", nil),
+        ("이것은 *강조*이다.", "DejaVu Serif"),
+    ])
+    func emphasisInScriptsWithoutItalicsIsNotWarned(_ text: String, _ family: String?) throws {
+        let result = try render(
+            "Plain *emphasis* and \(text)\n", ["--strict"] + (family.map { ["--family", $0] } ?? []))
+        #expect(result.status == 0, "\(result.lines)")
+        #expect(!result.lines.contains { $0.message.contains("no italic") }, "\(result.lines)")
+    }
+
+    @Test func aLatinFaceWithoutItalicStillWarns() throws {
+        let result = try render("Plain *emphasis*.\n", ["--family", "DejaVu Math TeX Gyre"])
+        #expect(result.lines.contains { $0.message.contains("no italic in 'DejaVu Math TeX Gyre'") }, "\(result.lines)")
+    }
+
     /// Every JSON line has one of the documented kinds, and a document with problems of several
     /// kinds gives them apart.
     @Test func jsonLinesCarrySelectableKinds() throws {
