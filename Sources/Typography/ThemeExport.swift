@@ -121,7 +121,7 @@ public enum ThemeExport {
                 } ?? "Font.custom(\(family), fixedSize: \(number(style.size)))"
             text += ".weight(\(swiftWeight(weight)))"
             if style.italic { text += ".italic()" }
-            return text
+            return text + swiftUIFeatures(style.features).modifiers
         }
         for role in TextRole.allCases {
             let style = theme[role]
@@ -154,6 +154,12 @@ public enum ThemeExport {
             body.append("            .tracking(\(number(tracking.points(atSize: style.size))))")
         } else if let kerning = style.kerning {
             body.append("            .kerning(\(number(kerning.points(atSize: style.size))))")
+        }
+        let unsupported = swiftUIFeatures(style.features).unsupported
+        if !unsupported.isEmpty {
+            body.append(
+                "            // OpenType features \(unsupported.joined(separator: ", ")): SwiftUI's Font has no "
+                    + "modifier for them (a UIFontDescriptor's featureSettings sets them)")
         }
         // SwiftUI adds lineSpacing to the font's own line height and takes no negative value:
         // a step below the natural height is noted rather than written.
@@ -190,6 +196,26 @@ public enum ThemeExport {
             "    func \(name)Style() -> some View { modifier(\(type)()) }",
             "}",
         ]
+    }
+
+    /// A style's OpenType features as SwiftUI `Font` modifiers — `tnum` as `.monospacedDigit()`,
+    /// `smcp` as `.lowercaseSmallCaps()`, `c2sc` as `.uppercaseSmallCaps()` — and the features
+    /// on (`ss01`, `liga=1`; not `-kern` or `x=0`, which turn one off) that have none.
+    static func swiftUIFeatures(_ features: [String]) -> (modifiers: String, unsupported: [String]) {
+        var modifiers = ""
+        var unsupported: [String] = []
+        for feature in features {
+            let parts = feature.split(separator: "=", maxSplits: 1)
+            let tag = String(parts.first ?? "")
+            guard !tag.hasPrefix("-"), parts.count < 2 || parts[1] != "0" else { continue }
+            switch tag.trimmingCharacters(in: CharacterSet(charactersIn: "+")) {
+            case "tnum": modifiers += ".monospacedDigit()"
+            case "smcp": modifiers += ".lowercaseSmallCaps()"
+            case "c2sc": modifiers += ".uppercaseSmallCaps()"
+            default: unsupported.append(feature)
+            }
+        }
+        return (modifiers, unsupported)
     }
 
     /// CSS's generic family keywords (CSS Fonts Module Level 4, §2.1.1), written unquoted:
