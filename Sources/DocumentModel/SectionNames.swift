@@ -61,8 +61,12 @@ public enum GeneratedText {
         public let language: String
         /// The cue on a code block continued from the page before: "(continued)", "(계속)".
         public let continued: String
-        let firstPart: @Sendable (_ columns: String, _ total: Int) -> String
-        let laterPart: @Sendable (_ columns: String, _ total: Int, _ withFirst: Bool) -> String
+        /// The line above a table's first part and above the others, with `{range}` for the
+        /// columns, `{total}` for their number and `{first}` for ``withFirstColumn``.
+        let firstPart: String
+        let laterPart: String
+        /// What names the first column again before a later part's range ("1 and ").
+        let withFirstColumn: String
 
         /// Whether the words are in `language` (by its primary subtag): false for English
         /// words standing in for a language not listed, which are tagged as English.
@@ -74,7 +78,9 @@ public enum GeneratedText {
         /// from 1) of `total` it holds, and that it continues below (the first part) or is
         /// continued (a later part, holding the first column again when `withFirstColumn`).
         public func tablePart(first: Bool, columns range: String, of total: Int, withFirstColumn: Bool) -> String {
-            first ? firstPart(range, total) : laterPart(range, total, withFirstColumn)
+            (first ? firstPart : laterPart).replacing("{range}", with: range)
+                .replacing("{total}", with: String(total))
+                .replacing("{first}", with: withFirstColumn ? self.withFirstColumn : "")
         }
     }
 
@@ -88,35 +94,31 @@ public enum GeneratedText {
     }
 
     private static let english = Words(
-        language: "en", continued: "(continued)",
-        firstPart: { "Columns \($0) of \($1); the table continues below." },
-        laterPart: { "Continued: columns \($2 ? "1 and " : "")\($0) of \($1)." })
+        language: "en", continued: "(continued)", firstPart: "Columns {range} of {total}; the table continues below.",
+        laterPart: "Continued: columns {first}{range} of {total}.", withFirstColumn: "1 and ")
 
     private static let byLanguage: [String: Words] = [
         "en": english,
         "ko": Words(
-            language: "ko", continued: "(계속)",
-            firstPart: { "전체 \($1)열 중 \($0)열. 표는 아래에 이어집니다." },
-            laterPart: { "이어짐: 전체 \($1)열 중 \($2 ? "1열과 " : "")\($0)열." }),
+            language: "ko", continued: "(계속)", firstPart: "전체 {total}열 중 {range}열. 표는 아래에 이어집니다.",
+            laterPart: "이어짐: 전체 {total}열 중 {first}{range}열.", withFirstColumn: "1열과 "),
         "de": Words(
             language: "de", continued: "(Fortsetzung)",
-            firstPart: { "Spalten \($0) von \($1); die Tabelle wird unten fortgesetzt." },
-            laterPart: { "Fortsetzung: Spalten \($2 ? "1 und " : "")\($0) von \($1)." }),
+            firstPart: "Spalten {range} von {total}; die Tabelle wird unten fortgesetzt.",
+            laterPart: "Fortsetzung: Spalten {first}{range} von {total}.", withFirstColumn: "1 und "),
         "fr": Words(
             language: "fr", continued: "(suite)",
-            firstPart: { "Colonnes \($0) sur \($1)\u{202F}; le tableau continue ci-dessous." },
-            laterPart: { "Suite\u{202F}: colonnes \($2 ? "1 et " : "")\($0) sur \($1)." }),
+            firstPart: "Colonnes {range} sur {total}\u{202F}; le tableau continue ci-dessous.",
+            laterPart: "Suite\u{202F}: colonnes {first}{range} sur {total}.", withFirstColumn: "1 et "),
         "es": Words(
             language: "es", continued: "(continuación)",
-            firstPart: { "Columnas \($0) de \($1); la tabla continúa abajo." },
-            laterPart: { "Continuación: columnas \($2 ? "1 y " : "")\($0) de \($1)." }),
+            firstPart: "Columnas {range} de {total}; la tabla continúa abajo.",
+            laterPart: "Continuación: columnas {first}{range} de {total}.", withFirstColumn: "1 y "),
         "ja": Words(
-            language: "ja", continued: "（続き）",
-            firstPart: { "全\($1)列のうち\($0)列。表は下に続きます。" },
-            laterPart: { "続き：全\($1)列のうち\($2 ? "1列と" : "")\($0)列。" }),
+            language: "ja", continued: "（続き）", firstPart: "全{total}列のうち{range}列。表は下に続きます。",
+            laterPart: "続き：全{total}列のうち{first}{range}列。", withFirstColumn: "1列と"),
         "zh": Words(
-            language: "zh", continued: "（续）",
-            firstPart: { "第\($0)列，共\($1)列；表格在下方继续。" },
-            laterPart: { "续：第\($2 ? "1和" : "")\($0)列，共\($1)列。" }),
+            language: "zh", continued: "（续）", firstPart: "第{range}列，共{total}列；表格在下方继续。",
+            laterPart: "续：第{first}{range}列，共{total}列。", withFirstColumn: "1和"),
     ]
 }

@@ -182,7 +182,8 @@ public enum FontLibrary {
             var withoutItalics = false
             if let loaded = setup.primaryFace(request) {
                 let pangoFont = loaded.typed(PangoFont.self)
-                withoutItalics = pango_font_has_char(pangoFont, 0xAC00) != 0 || pango_font_has_char(pangoFont, 0x4E00) != 0
+                withoutItalics =
+                    pango_font_has_char(pangoFont, 0xAC00) != 0 || pango_font_has_char(pangoFont, 0x4E00) != 0
                 let description = FaceDescription(font: loaded.typed(PangoFont.self))
                 face = (
                     description.family, description.weight, description.italic && !description.slantSynthesized,

@@ -6,8 +6,9 @@ import Typography
 /// What a fenced code block's info string asks for: its language, whether it is highlighted,
 /// and whether its lines are numbered. Read as GitHub and Pandoc read it: ```` ```python ````
 /// (the first word, up to a comma: rustdoc's ```` ```rust,ignore ````),
-/// ```` ```{.python .numberLines startFrom="10"} ```` (the first class that is no option), or both (```` ```python {.numberLines} ````), or Quarto's and R Markdown's
-/// chunks (```` ```{python} ````, ```` ```{r, echo=FALSE} ````); case-insensitive.
+/// ```` ```{.python .numberLines startFrom="10"} ```` (the first class that is no option), or
+/// both (```` ```python {.numberLines} ````), or Quarto's and R Markdown's chunks
+/// (```` ```{python} ````, ```` ```{r, echo=FALSE} ````); case-insensitive.
 public struct CodeBlockInfo: Hashable, Sendable {
     /// The language as written (`python`, `py`, `C++`), nil for none.
     public var language: String?

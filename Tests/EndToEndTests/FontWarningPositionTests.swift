@@ -122,7 +122,8 @@ import Testing
 
     @Test func linkTextInANestedListItem() throws {
         let markdown =
-            "- outer item\n\n  1. see <https://example.com/a> and [the [한국어 링크]{weight=300}](https://example.com/b) end\n"
+            "- outer item\n\n  1. see <https://example.com/a> and "
+            + "[the [한국어 링크]{weight=300}](https://example.com/b) end\n"
         let (_, report) = try Render.markdown(markdown, name: "position-link-text")
         let found = try #require(warning(report, "'Noto Sans CJK KR' lacks weight"), "\(report.diagnostics)")
         let expected = position(of: "한", in: markdown)

@@ -122,7 +122,8 @@ import Testing
             try write(#"{"name":"l","roles":{"caption":{"lineHeight":"# + written + "}}}", dir + "/l.json")
             let shown = try typeset(["theme", "show", dir + "/l.json"]).output
             let caption = shown.split(separator: "\n").first { $0.contains("\"caption\"") } ?? ""
-            let expected = step == 13.5 ? #""lineHeight": "150%""# : step == 3 ? #""lineHeight": "3pt""# : #""lineHeight": 18"#
+            let expected =
+                step == 13.5 ? #""lineHeight": "150%""# : step == 3 ? #""lineHeight": "3pt""# : #""lineHeight": 18"#
             #expect(caption.contains(expected), "\(written): \(caption)")
         }
         for (theme, message) in [

@@ -344,24 +344,34 @@ func prepared(_ runs: [StyledRun]) -> PreparedParagraph {
         "word\u{201C}quoted\u{201D}(paren)next[bracket]and{brace}thenmoreletters!",
     ])
     func anEmergencyBreakKeepsBracketsAndPunctuationWithTheirLetters(word: String) {
+        composeAtNarrowMeasures(word) { c, p, alignment, width in
+            for line in c.lines.dropLast() {
+                let last = p.scalars[line.end - 1].properties.generalCategory
+                let next = p.scalars[line.end]
+                #expect(
+                    last != .openPunctuation && last != .initialPunctuation,
+                    "\(word) \(alignment) \(width) pt: \(lineTexts(c, p))")
+                #expect(
+                    ![.closePunctuation, .finalPunctuation].contains(next.properties.generalCategory)
+                        && !"!?,.\u{B7}".unicodeScalars.contains(next),
+                    "\(word) \(alignment) \(width) pt: \(lineTexts(c, p))")
+            }
+            #expect(c.lines.allSatisfy { $0.naturalWidth <= width + 0.01 }, "\(word) \(width) pt")
+        }
+    }
+
+    /// `word` composed alone, ragged and justified, at every measure from 40 to 100 pt in 5 pt
+    /// steps: the composition, the prepared paragraph, the alignment and the measure.
+    func composeAtNarrowMeasures(
+        _ word: String, _ body: (Composition, PreparedParagraph, TextAlignment, Double) -> Void
+    ) {
         let runs = [text(word)]
         let p = prepared(runs)
         for alignment in [TextAlignment.left, .justify] {
             for width in stride(from: 40.0, through: 100, by: 5) {
                 let c = ParagraphComposer.compose(
                     paragraph(runs, alignment: alignment), prepared: p, width: width, hyphenate: { _, _ in [] })
-                for line in c.lines.dropLast() {
-                    let last = p.scalars[line.end - 1].properties.generalCategory
-                    let next = p.scalars[line.end]
-                    #expect(
-                        last != .openPunctuation && last != .initialPunctuation,
-                        "\(word) \(alignment) \(width) pt: \(lineTexts(c, p))")
-                    #expect(
-                        ![.closePunctuation, .finalPunctuation].contains(next.properties.generalCategory)
-                            && !"!?,.\u{B7}".unicodeScalars.contains(next),
-                        "\(word) \(alignment) \(width) pt: \(lineTexts(c, p))")
-                }
-                #expect(c.lines.allSatisfy { $0.naturalWidth <= width + 0.01 }, "\(word) \(width) pt")
+                body(c, p, alignment, width)
             }
         }
     }
@@ -375,19 +385,13 @@ func prepared(_ runs: [StyledRun]) -> PreparedParagraph {
         "가나다라마바——사아자차카타——파하가나", "가나다라마바――사아자차카타――파하가나",
     ])
     func anEmergencyBreakNeverPartsAnEllipsisOrADashPair(word: String) {
-        let runs = [text(word)]
-        let p = prepared(runs)
-        for alignment in [TextAlignment.left, .justify] {
-            for width in stride(from: 40.0, through: 100, by: 5) {
-                let c = ParagraphComposer.compose(
-                    paragraph(runs, alignment: alignment), prepared: p, width: width, hyphenate: { _, _ in [] })
-                for line in c.lines.dropLast() {
-                    let next = p.scalars[line.end]
-                    #expect(!"…‥".unicodeScalars.contains(next), "\(word) \(alignment) \(width) pt: \(lineTexts(c, p))")
-                    #expect(
-                        !("—―".unicodeScalars.contains(next) && p.scalars[line.end - 1] == next),
-                        "\(word) \(alignment) \(width) pt: \(lineTexts(c, p))")
-                }
+        composeAtNarrowMeasures(word) { c, p, alignment, width in
+            for line in c.lines.dropLast() {
+                let next = p.scalars[line.end]
+                #expect(!"…‥".unicodeScalars.contains(next), "\(word) \(alignment) \(width) pt: \(lineTexts(c, p))")
+                #expect(
+                    !("—―".unicodeScalars.contains(next) && p.scalars[line.end - 1] == next),
+                    "\(word) \(alignment) \(width) pt: \(lineTexts(c, p))")
             }
         }
     }
