@@ -94,8 +94,6 @@ static pthread_mutex_t tableMutex = PTHREAD_MUTEX_INITIALIZER;
 static SharedFace *buckets[bucketCount];
 static FT_Library library;
 static long openFaces;
-/// Faces open now: opened and not yet closed.
-static long liveFaces;
 static cairo_user_data_key_t madeOnSharedFace;
 /// Held while Cairo makes a font face on a shared face, and while the made faces are counted.
 static pthread_mutex_t faceMutex = PTHREAD_MUTEX_INITIALIZER;
@@ -158,7 +156,6 @@ static SharedFace *sharedFace(const char *path, int index, long lane) {
             };
             buckets[bucket] = entry;
             openFaces += 1;
-            liveFaces += 1;
             found = entry;
         } else {
             free(entry);
@@ -176,7 +173,6 @@ static void closeFace(SharedFace *entry) {
     free(entry->path);
     free(entry->made);
     free(entry);
-    liveFaces -= 1;
 }
 
 /// Cairo destroyed a font face made on a shared face: counted down, and the face closed when
@@ -254,13 +250,6 @@ void typeset_face_sharing_forget(const char *path) {
     }
     pthread_mutex_unlock(&tableMutex);
     pthread_mutex_unlock(&faceMutex);
-}
-
-long typeset_face_sharing_live_faces(void) {
-    pthread_mutex_lock(&tableMutex);
-    long count = liveFaces;
-    pthread_mutex_unlock(&tableMutex);
-    return count;
 }
 
 /// Cairo's font face for `pattern`, made on the shared face of the pattern's file (`FC_FILE`,

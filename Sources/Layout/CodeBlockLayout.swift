@@ -218,8 +218,8 @@ extension BlockLayout {
     }
 
     /// `(continued)` (in the block's language: ``GeneratedText``) in the code's own colour and
-    /// face at 80 % of its size, flush right on the
-    /// block's panel, with the panel's top padding above it.
+    /// face at 80 % of its size, flush right on the block's panel, with the panel's top padding
+    /// above it.
     func continuedCue(_ paragraph: StyledParagraph, padding: Double, panel: Panel?) -> Item? {
         guard var style = paragraph.runs.first?.style else { return nil }
         style.font.size *= 0.8

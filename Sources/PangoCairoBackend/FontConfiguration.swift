@@ -319,9 +319,6 @@ public final class FontConfiguration: @unchecked Sendable {
             uses[opened, default: 0] += 1
             return file
         }
-
-        /// How many files are held open now (for tests).
-        var heldCount: Int { lock.withLock { held.count } }
     }
 
     /// The configurations made for font folders, by their files: at most ``capacity``, the

@@ -28,7 +28,4 @@ long typeset_face_sharing_kept_font_faces(void);
 /// holds no font face made on it (Cairo keeps a scaled font for a while after its last use).
 void typeset_face_sharing_forget(const char *path);
 
-/// How many shared faces are open now, given up ones Cairo still holds included (for tests).
-long typeset_face_sharing_live_faces(void);
-
 #endif
