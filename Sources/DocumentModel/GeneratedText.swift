@@ -33,6 +33,10 @@ public enum GeneratedText {
         }
     }
 
+    /// The languages of the words whose scripts are not set in italics (Hangul, Han and kana),
+    /// so that what other languages set italic they set upright.
+    public static let scriptsWithoutItalics: Set<String> = ["ko", "ja", "zh"]
+
     /// The words in `language`, English for a language not listed.
     public static func words(language: String?) -> Words {
         primarySubtag(language).flatMap { byLanguage[$0] } ?? english

@@ -356,7 +356,8 @@ struct TableLayout {
         var font = base.style.baseFont
         font.size *= scale
         font.weight = .regular
-        font.italic = true
+        // Italic, but in Hangul and Han, which are not set in italics.
+        font.italic = !GeneratedText.scriptsWithoutItalics.contains(words.language)
         var style = base.runs.first?.style ?? RunStyle(font: font)
         style.font = font
         style.link = nil

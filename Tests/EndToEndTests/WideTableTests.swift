@@ -124,6 +124,10 @@ import Typography
         #expect(!text.contains("Columns 1–") || words.hasPrefix("Columns"), "\(text.prefix(300))")
         let structure = try PDFProbe.run("pdfinfo", ["-struct-text", pdf]).output
         #expect(structure.contains("Caption"), "\(structure.prefix(300))")
+        // Set italic, but upright in Korean, whose Hangul is not set in italics.
+        let fonts = try PDFProbe.fonts(pdf)
+        let italic = fonts.contains { $0.hasSuffix("Italic") }
+        #expect(italic == (words.hasPrefix("Columns") || words.hasPrefix("Spalten")), "\(fonts)")
         if tag.hasPrefix("Lang") {
             let expanded = try PDFProbe.run("qpdf", ["--qdf", "--object-streams=disable", pdf, "-"]).output
             #expect(expanded.contains("/\(tag)"), "the words' language")
