@@ -91,7 +91,12 @@ extension BlockLayout {
     func fittedCode(_ parts: [StyledParagraph], padding: Double) -> (parts: [StyledParagraph], asMeasured: Bool) {
         guard let paragraph = parts.first else { return (parts, true) }
         let available = max(12, measure - paragraph.style.leftIndent - paragraph.style.rightIndent)
-        let natural = parts.reversed().reduce(0) { max($0, shaper.naturalWidth(of: $1, keepingLayout: true)) }
+        var natural = 0.0
+        // A cancelled render stops measuring (a part is up to 2,000 lines); nothing of the
+        // block is placed.
+        for part in parts.reversed() where options.cancellation?.isCancelled != true {
+            natural = max(natural, shaper.naturalWidth(of: part, keepingLayout: true))
+        }
         guard natural > available, natural > 0 else { return (parts, true) }
         // Set otherwise than measured: what the shaper kept serves no one.
         shaper.forgetKeptLayouts()

@@ -1,3 +1,5 @@
+import DocumentModel
+
 /// Total-fit line breaking: Knuth & Plass, "Breaking Paragraphs into Lines", Software—Practice
 /// and Experience 11 (1981). The paragraph is a list of boxes (rigid material), glue (word
 /// spaces that may stretch and shrink) and penalties (break opportunities with a cost, such as
@@ -182,6 +184,10 @@ public struct LineBreaker: Sendable {
 
     /// The search parameters.
     public var parameters: Parameters
+    /// The render's cancellation: once raised, the search stops within 1,024 items and
+    /// ``breakLines(_:width:)`` returns no lines (a long paragraph's search takes tenths of a
+    /// second).
+    public var cancellation: Cancellation?
     /// Creates a breaker with `parameters`.
     public init(parameters: Parameters = Parameters()) { self.parameters = parameters }
 
@@ -227,7 +233,7 @@ public struct LineBreaker: Sendable {
     /// (`penalty(cost: -infinity)`); one is assumed when missing. Never fails: a first pass
     /// accepts lines up to ``Parameters/tolerance``; a second any looseness; a third (the
     /// emergency pass) also breaks at emergency penalties, and as a last resort leaves a line
-    /// overfull.
+    /// overfull. No lines only once ``cancellation`` is raised.
     public func breakLines(_ items: [Item], width: Double) -> Result {
         var mostNodes = 0
         return breakLines(items, width: width, mostNodes: &mostNodes)
@@ -246,7 +252,10 @@ public struct LineBreaker: Sendable {
         {
             return Result(lines: lines, emergency: false, overfull: false)
         }
-        let lines = search(items, width: width, tolerance: .infinity, emergency: true, mostNodes: &mostNodes)!
+        // The emergency pass always finds lines, unless the render was cancelled.
+        guard cancellation?.isCancelled != true,
+            let lines = search(items, width: width, tolerance: .infinity, emergency: true, mostNodes: &mostNodes)
+        else { return Result(lines: [], emergency: false, overfull: false) }
         let overfull = lines.contains { $0.naturalWidth - width - $0.hang > 0.01 && $0.ratio <= -1 }
         return Result(lines: lines, emergency: true, overfull: overfull)
     }
@@ -279,7 +288,8 @@ public struct LineBreaker: Sendable {
     private static let startNode = Node(
         demerits: 0, ratio: 0, position: -1, line: 0, previous: -1, fitness: 2, hyphens: 0, hyphenated: false)
 
-    /// One pass of the search; nil when no feasible breaks exist (never nil when `emergency`).
+    /// One pass of the search; nil when no feasible breaks exist (never nil when `emergency`),
+    /// and once ``cancellation`` is raised.
     private func search(
         _ items: [Item], width: Double, tolerance: Double, emergency: Bool, mostNodes: inout Int
     ) -> [Line]? {
@@ -306,8 +316,8 @@ public struct LineBreaker: Sendable {
         var lastResort: Int? = nil  // the most recent node dropped, for an overfull line
         let slots = 4 * 3  // fitness class × consecutive hyphens (0, 1, 2+)
         var best = [(demerits: Double, from: Int, ratio: Double)](repeating: (.infinity, -1, 0), count: slots)
-
         for i in 0..<count {
+            if i & 1023 == 1023, cancellation?.isCancelled == true { return nil }
             let item = items[i]
             let widthBefore = sumWidth
             let stretchBefore = sumStretch

@@ -1,3 +1,4 @@
+import DocumentModel
 import Styling
 
 // The measure stage of paragraph layout (``ParagraphLayout``), after the backend's shaping:
@@ -25,11 +26,12 @@ extension ParagraphComposer {
     /// opportunity that the last-word rule withheld (`raised-` | `eyebrow`), no emergency;
     /// then, in what is still too wide, at the hyphenation points of its words (even where
     /// the paragraph does not hyphenate, but not where a run asks for none); then, in what is
-    /// still too wide, between any two letters, in the emergency pass.
+    /// still too wide, between any two letters, in the emergency pass. Once `cancellation` is
+    /// raised it stops between its steps with no items.
     static func itemsAndBreaks(
         _ paragraph: StyledParagraph, prepared: PreparedParagraph, width: Double,
         limits: HyphenationLimits, hyphenate: (String, String) -> [Int],
-        breakKerning: BreakKerning = { _, _, _, _ in 0 }
+        breakKerning: BreakKerning = { _, _, _, _ in 0 }, cancellation: Cancellation? = nil
     ) -> (items: [LineBreaker.Item], breaks: Breaks) {
         let keepAll = paragraph.style.hangulLineBreak == .keepAll
         var (allowed, withheld) = allowedBreaks(prepared, keepAll: keepAll)
@@ -58,8 +60,11 @@ extension ParagraphComposer {
         // stored in an array of exactly that capacity (a megabyte of prose makes about half a
         // million items of 56 bytes; an array that grows by doubling holds the old and the new
         // buffer at once).
+        var cancelled: Bool { cancellation?.isCancelled == true }
+        if cancelled { return ([], breaks) }
         var count = 0
         makeItems(paragraph, prepared: prepared, breaks: breaks) { _ in count += 1 }
+        if cancelled { return ([], breaks) }
         var items: [LineBreaker.Item] = []
         items.reserveCapacity(count)
         makeItems(paragraph, prepared: prepared, breaks: breaks, breakKerning: breakKerning) { items.append($0) }

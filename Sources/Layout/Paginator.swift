@@ -21,6 +21,10 @@ public struct LayoutOptions {
     /// as a note is read in the document's language wherever it is cited, also inside an
     /// element of another (``StructureMarks``).
     public var language: String
+    /// Raised when the render is cancelled: the paginator stops before its next item (a
+    /// table's next row, a paragraph's next lines) and a table's measuring pass before its
+    /// next row, so that one long block does not hold a cancelled render.
+    public var cancellation: Cancellation? = nil
     /// Creates options; widows and orphans default to 2 (CSS), no header or footer, English.
     public init(
         page: PageSetup, widows: Int = 2, orphans: Int = 2,
@@ -298,7 +302,10 @@ public final class Paginator {
     }
 
     /// Places the next item of `block`, which ``begin(_:)`` started.
+    /// - Throws: `CancellationError` once ``LayoutOptions/cancellation`` is raised; what the
+    ///   renderer throws.
     func place(_ item: Item, of block: StyledBlock) throws {
+        try options.cancellation?.check()
         var item = item
         item.source = block.location
         if let fit = item.tableFit {

@@ -1,3 +1,4 @@
+import DocumentModel
 import Styling
 
 /// A paragraph as the backend measured it, one entry per Unicode scalar of the paragraph's
@@ -175,17 +176,22 @@ public enum ParagraphComposer {
     /// scalar offsets (a hyphen may follow the first `k` scalars), from the language's patterns;
     /// `breakKerning(run, before, after, addsHyphen)` what a break between two scalars of run
     /// `run` changes in its line's width, pt (``ParagraphShaping/breakKerning(in:before:after:addsHyphen:)``).
+    /// Once `cancellation` is raised it stops before or inside the line breaking and returns
+    /// no lines.
     public static func compose(
         _ paragraph: StyledParagraph, prepared: PreparedParagraph, width: Double,
         limits: HyphenationLimits = HyphenationLimits(),
         hyphenate: (String, String) -> [Int],
-        breakKerning: BreakKerning = { _, _, _, _ in 0 }
+        breakKerning: BreakKerning = { _, _, _, _ in 0 },
+        cancellation: Cancellation? = nil
     ) -> Composition {
         let original = prepared
         let prepared = uniformWordSpaces(paragraph, prepared: original)
         let (items, breaks) = itemsAndBreaks(
             paragraph, prepared: prepared, width: width, limits: limits, hyphenate: hyphenate,
-            breakKerning: breakKerning)
+            breakKerning: breakKerning, cancellation: cancellation)
+        let cancelled = Composition(lines: [], emergency: false)
+        if cancellation?.isCancelled == true { return cancelled }
         var parameters = LineBreaker.Parameters()
         // Two hyphenated lines in a row cost three times plain TeX's \doublehyphendemerits.
         parameters.doubleHyphenDemerits = 30000
@@ -194,7 +200,10 @@ public enum ParagraphComposer {
         // full stretch it rates the line by its word spaces alone.
         if justified { parameters.fontExpansion = paragraph.style.fontExpansion }
         if !justified { parameters.raggedStretch = 2 * paragraph.style.baseFont.size }
-        let result = LineBreaker(parameters: parameters).breakLines(items, width: width)
+        var breaker = LineBreaker(parameters: parameters)
+        breaker.cancellation = cancellation
+        let result = breaker.breakLines(items, width: width)
+        if result.lines.isEmpty { return cancelled }
         var lines = finalize(result, items: items, paragraph: paragraph, prepared: prepared, width: width)
         // A line holding inline code is never expanded, though the breaker counted on font
         // expansion beside the code's spaces: when such a line comes out wider than the measure,
@@ -206,7 +215,7 @@ public enum ParagraphComposer {
             unexpanded.style.fontExpansion = 0
             return compose(
                 unexpanded, prepared: original, width: width, limits: limits, hyphenate: hyphenate,
-                breakKerning: breakKerning)
+                breakKerning: breakKerning, cancellation: cancellation)
         }
         if prepared.advances != original.advances {
             let isCode = paragraph.runs.map(\.style.isCode)

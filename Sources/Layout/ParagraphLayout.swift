@@ -79,18 +79,23 @@ public enum ParagraphLayout {
     public static func compose<Shaping: ParagraphShaping>(
         _ paragraph: StyledParagraph, width: Double, shaping: Shaping
     ) -> Composed {
-        // Collect.
-        let text = CollectedText(paragraph)
         // An empty paragraph (an empty list item, a cell with no text) has no glyph to lay out:
-        // one line as tall as its base face, which draws nothing.
-        if text.text.isEmpty {
+        // one line as tall as its base face, which draws nothing. A cancelled render's
+        // paragraph is made that line at the next stage (a long paragraph's stages take tenths
+        // of a second each), and the render stops before placing it.
+        func emptyLine() -> Composed {
             let base = shaping.metrics(of: paragraph.style.baseFont)
             let line = ShapedLine(handle: nil, x: 0, width: 0, ascent: base.ascent, descent: base.descent)
             return Composed(lines: .whole(ShapedParagraph(lines: [line])), emergency: false)
         }
+        var cancelled: Bool { shaping.cancellation?.isCancelled == true }
+        // Collect.
+        let text = CollectedText(paragraph)
+        if text.text.isEmpty || cancelled { return emptyLine() }
         // Measure: shaped once, unwrapped; a paragraph that fits on one line is done, unless
         // its word spaces are to be given one width.
         let measured = shaping.measure(paragraph, text: text)
+        if cancelled { return emptyLine() }
         if let measured, let natural = shaping.singleLineWidth(of: measured), natural <= width + 0.001,
             !ParagraphComposer.mayMixWordSpaces(text.text)
         {
@@ -101,6 +106,7 @@ public enum ParagraphLayout {
         }
         // Measure the items, break lines, and work out each line's justification and alignment.
         var prepared = shaping.prepare(measured, paragraph: paragraph, text: text)
+        if cancelled { return emptyLine() }
         var kernings: [UInt64: Double] = [:]
         let composition = ParagraphComposer.compose(
             paragraph, prepared: prepared, width: width,
@@ -119,7 +125,8 @@ public enum ParagraphLayout {
                 let kerning = shaping.breakKerning(in: font, before: before, after: after, addsHyphen: addsHyphen)
                 kernings[keyed] = kerning
                 return kerning
-            })
+            }, cancellation: shaping.cancellation)
+        if cancelled { return emptyLine() }
         let brokenWords = composition.brokenWords.map { word in
             let quoted = quoted(word.range, of: prepared, paragraph: paragraph)
             return OverwideWord(

@@ -1,3 +1,4 @@
+import DocumentModel
 import Styling
 import Typography
 
@@ -19,6 +20,11 @@ public protocol ParagraphShaping {
     /// Most runs the backend shapes in one piece in time linear in the runs: a group of chosen
     /// lines laid out together (``shapeLines(_:composed:)``) holds at most this many.
     var maximumRunsPerShaping: Int { get }
+
+    /// The cancellation of the render this paragraph belongs to: once it is raised the
+    /// composer stops at its next stage (measuring, preparing, breaking lines) and returns an
+    /// empty line, which the render never places (``LayoutOptions/cancellation``).
+    var cancellation: Cancellation? { get }
 
     /// Metrics of the first family of `font` alone (the height of an empty paragraph's line).
     func metrics(of font: FontSpec) -> FontMetrics
@@ -72,6 +78,9 @@ public protocol ParagraphShaping {
 }
 
 extension ParagraphShaping {
+    /// Never cancelled.
+    public var cancellation: Cancellation? { nil }
+
     /// No kerning at breaks.
     public func breakKerning(
         in font: FontSpec, before: Unicode.Scalar, after: Unicode.Scalar, addsHyphen: Bool

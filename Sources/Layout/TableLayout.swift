@@ -434,7 +434,11 @@ struct TableLayout {
         }
         // A row's cells are measured in one turn with the shaper's fonts (``TextShaper/inOneTurn(_:)``).
         shaper.inOneTurn { measure(header) }
-        for row in rows { shaper.inOneTurn { measure(row) } }
+        for row in rows {
+            // A cancelled render stops measuring here; the first row it would place throws.
+            if options.cancellation?.isCancelled == true { break }
+            shaper.inOneTurn { measure(row) }
+        }
         return bounds
     }
 

@@ -133,7 +133,7 @@ struct CmarkConverter {
     /// ``definitions`` by label, made at the first definition's indented blocks that may cite one.
     var definitionIndex: CitedDefinitions?
     /// Set on the windowed scan, which converts every cited note from a parse of the
-    /// definitions itself (``SourceWindows/scanInWindows(_:lines:windowBytes:literalLines:)``).
+    /// definitions itself (``SourceWindows/scanInWindows(_:lines:windowBytes:literalLines:cancellation:)``).
     var convertsCitedNotesItself = false
     /// cmark-gfm's note numbers by normalised label in the whole tree, when it numbers the
     /// notes (``learnTreeNoteNumbers(_:)``).

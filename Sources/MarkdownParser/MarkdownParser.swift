@@ -66,6 +66,13 @@ public enum MarkdownParser {
         parse(text, file: file, lazily: true)
     }
 
+    /// ``parse(_:file:)`` for a render that may be cancelled: once `cancellation` is raised the
+    /// parse stops after its pass over the text in progress (or the window of blocks being
+    /// scanned) and returns an empty document, which the render does not set.
+    public static func parse(_ text: String, file: String, cancellation: Cancellation?) -> ParseResult {
+        parse(text, file: file, lazily: true, cancellation: cancellation)
+    }
+
     /// ``parse(_:file:)`` with TeX math read or not as `math` says (the command line's
     /// `-V math=false`, which wins over the front matter); nil: as the front matter says.
     public static func parse(_ text: String, file: String, math: Bool?) -> ParseResult {
@@ -79,10 +86,17 @@ public enum MarkdownParser {
     /// ``parse(_:file:)``, or with `lazily` false every block converted at once (the reference
     /// the windowed conversion is tested against); `windowBytes` 0 makes each segment a window.
     static func parse(
-        _ text: String, file: String, lazily: Bool, windowBytes: Int = windowBytes, math: Bool? = nil
+        _ text: String, file: String, lazily: Bool, windowBytes: Int = windowBytes, math: Bool? = nil,
+        cancellation: Cancellation? = nil
     ) -> ParseResult {
         var diagnostics: [Diagnostic] = []
+        // What a cancelled parse returns: nothing to set.
+        var cancelled: ParseResult? {
+            guard cancellation?.isCancelled == true else { return nil }
+            return ParseResult(document: Document(blocks: [], metadata: Metadata(), file: file), diagnostics: [])
+        }
         let (text, replaced) = TextSanitizer.sanitize(LineEndings.normalizingLoneCarriageReturns(text))
+        if let cancelled { return cancelled }
         if let replaced {
             let before = text.utf8.prefix(replaced.firstOffset)
             let line = before.reduce(1) { $0 + ($1 == 0x0A ? 1 : 0) }
@@ -113,10 +127,13 @@ public enum MarkdownParser {
         var markdown = body == 0 ? text : String(decoding: text.utf8.dropFirst(body), as: UTF8.self)
         let firstLine = 1 + head.count { $0 == 0x0A }
         if let tables = PandocTables.rewriting(markdown) { markdown = tables }
+        if let cancelled { return cancelled }
         let definitionOpenings = PandocDefinitions.rewritingOpenings(markdown, firstLine: firstLine)
         if let definitionOpenings { markdown = definitionOpenings.text }
+        if let cancelled { return cancelled }
         let marking = MathSyntax.marking(
             markdown, firstLine: firstLine, math: math ?? mathEnabled(metadata, diagnostics: &diagnostics))
+        if let cancelled { return cancelled }
         let marked = body == 0 ? marking.text : String(decoding: head, as: UTF8.self) + marking.text
         if marked != text { source = SourceText(marked, file: file) }
         source.writtenCells = marking.findings.wideRows
@@ -157,10 +174,13 @@ public enum MarkdownParser {
         var document: Document
         if lazily,
             let windowed = windowedScan(
-                &source, file: file, metadata: metadata, windowBytes: windowBytes, diagnostics: &diagnostics)
+                &source, file: file, metadata: metadata, windowBytes: windowBytes, diagnostics: &diagnostics,
+                cancellation: cancellation)
         {
             document = windowed
         } else {
+            // A scan stopped by the cancellation is not made again on the whole text.
+            if let cancelled { return cancelled }
             guard
                 let whole = wholeTreeParse(
                     &source, file: file, metadata: metadata, lazily: lazily, windowBytes: windowBytes,
@@ -179,19 +199,20 @@ public enum MarkdownParser {
             source.isInputAsGiven
             ? windows?.buffer ?? SourceBuffer(source.lines.buffer) : SourceBuffer(source.inputBytes)
         document.source = SourcePositions(buffer: buffer) { CmarkTree.inlineText(of: $0) }
+        if let cancelled { return cancelled }
         if smart { document = SmartPunctuation.apply(to: document) }
         return ParseResult(document: document, diagnostics: diagnostics)
     }
 
     /// The scan in windows, without cmark-gfm's tree of the whole text
-    /// (``SourceWindows/scanInWindows(_:lines:windowBytes:literalLines:)``), div fences decided
+    /// (``SourceWindows/scanInWindows(_:lines:windowBytes:literalLines:cancellation:)``), div fences decided
     /// on the trees of chunks (``DivFences/lineInfoInChunks(source:chunkBytes:)``), notes
     /// numbered in document order; nil when a window does not parse as the chunks did or a note
-    /// cites another (the caller then parses the whole text). `source` is left prepared with
-    /// the fences decided.
+    /// cites another (the caller then parses the whole text), and when `cancellation` was
+    /// raised. `source` is left prepared with the fences decided.
     static func windowedScan(
         _ source: inout SourceText, file: String, metadata: Metadata, windowBytes: Int,
-        diagnostics: inout [Diagnostic]
+        diagnostics: inout [Diagnostic], cancellation: Cancellation? = nil
     ) -> Document? {
         var fenceWarnings: [Diagnostic] = []
         if !source.candidates.isEmpty {
@@ -210,7 +231,7 @@ public enum MarkdownParser {
         guard
             let (segments, prefix) = SourceWindows.scanInWindows(
                 &converter, lines: source.lines, windowBytes: windowBytes,
-                literalLines: &literalLines)
+                literalLines: &literalLines, cancellation: cancellation)
         else { return nil }
         diagnostics += fenceWarnings + converter.diagnostics + converter.html.diagnostics
         if let literalLines {

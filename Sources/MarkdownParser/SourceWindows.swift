@@ -374,10 +374,11 @@ final class SourceWindows: ElementProvider, @unchecked Sendable {
     /// text's parse gives them. nil (the whole tree decides) when a note cites another (the whole
     /// text's numbering then depends on where its definition stands) or a reference's label
     /// cannot be read back. `literalLines`, given when the text may hold notes (`[^`), gathers
-    /// the line ranges of the code and HTML blocks scanned (for ``UnsetFootnotes``).
+    /// the line ranges of the code and HTML blocks scanned (for ``UnsetFootnotes``). Once
+    /// `cancellation` is raised it stops before the next window (nil).
     static func scanInWindows(
         _ converter: inout CmarkConverter, lines: SourceLines, windowBytes: Int,
-        literalLines: inout [ClosedRange<Int>]?
+        literalLines: inout [ClosedRange<Int>]?, cancellation: Cancellation? = nil
     )
         -> (segments: [Segment], prefix: (bytes: [UInt8], lines: Int))?
     {
@@ -400,6 +401,7 @@ final class SourceWindows: ElementProvider, @unchecked Sendable {
         let target = max(windowBytes, 2 * prefix.bytes.count)
         var firstNode = 0
         while firstNode < nodes.count {
+            if cancellation?.isCancelled == true { return nil }
             var lastNode = firstNode
             let base = lines.ranges[nodes[firstNode].first - 1].lowerBound
             while lastNode + 1 < nodes.count, lines.ranges[nodes[lastNode + 1].first - 1].lowerBound - base < target {

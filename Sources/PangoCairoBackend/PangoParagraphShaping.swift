@@ -1,4 +1,5 @@
 internal import CPangoCairo
+import DocumentModel
 import Foundation
 import Layout
 import Styling
@@ -19,6 +20,8 @@ struct PangoParagraphShaping: ParagraphShaping {
     let shaper: PangoShaper
 
     var maximumRunsPerShaping: Int { ParagraphPieces.maximumRuns }
+
+    var cancellation: Cancellation? { shaper.cancellation }
 
     func metrics(of font: FontSpec) -> FontMetrics { SharedFontMap.run { shaper.primaryMetrics(font) } }
 
@@ -209,7 +212,9 @@ extension PangoShaper {
         var firstRun = 0
         var piece = paragraph
         piece.runs = []
-        while start < bytes.count {
+        // A cancelled render stops measuring: the composer sees the cancellation next and sets
+        // nothing of what was measured.
+        while start < bytes.count, cancellation?.isCancelled != true {
             let end = max(start + 1, pieces.end(from: start))
             piece.runs.removeAll(keepingCapacity: true)
             var pieceStarts: [Int] = []

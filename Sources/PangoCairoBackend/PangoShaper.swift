@@ -1,4 +1,5 @@
 internal import CPangoCairo
+import DocumentModel
 import Foundation
 import Layout
 import Styling
@@ -29,6 +30,9 @@ public final class PangoShaper: TextShaper {
     /// The text area's height, pt: a formula taller than its share of it is set smaller to fit
     /// (``MathShapes/fittingWideFormulas(_:width:height:fonts:hold:)``).
     public var textAreaHeight = Double.infinity
+    /// The render's cancellation: a long paragraph stops composing at its next stage once it
+    /// is raised (``ParagraphShaping/isCancelled``).
+    public var cancellation: Cancellation?
     /// Composed lines are cut from the paragraph's measured glyphs (``linesFromMeasurement``);
     /// false shapes each composed paragraph's lines again at its chosen breaks
     /// (``ParagraphLayout/nextGroup(_:shaping:)``), for tests that compare the two.

@@ -1,23 +1,5 @@
+import DocumentModel
 import Foundation
-
-/// The flag an asynchronous render sets when its task is cancelled, read by the render between
-/// blocks and between pages (the render itself runs on a thread of its own, where the task's
-/// `Task.isCancelled` cannot be seen).
-final class RenderCancellation: @unchecked Sendable {
-    private let lock = NSLock()
-    private var cancelled = false
-
-    /// Asks the render to stop at its next check.
-    func cancel() { lock.withLock { cancelled = true } }
-
-    /// Whether ``cancel()`` was called.
-    var isCancelled: Bool { lock.withLock { cancelled } }
-
-    /// - Throws: `CancellationError` once ``cancel()`` was called.
-    func check() throws {
-        if isCancelled { throw CancellationError() }
-    }
-}
 
 extension Typesetter {
     /// The stack of the thread an asynchronous render runs on, bytes (as the styling thread's:
@@ -30,8 +12,9 @@ extension Typesetter {
     /// process has processors; the others wait, suspended, for one of them to end, in the
     /// order they were asked for (``RenderSlots``).
     ///
-    /// Cancelling the calling task stops the render at its next check — between blocks and
-    /// between pages, in every layout pass, and before the tagging pass — and nothing is
+    /// Cancelling the calling task stops the render at its next check (``Cancellation``) — in
+    /// the parse's passes, between blocks and between pages in every layout pass, inside a
+    /// long table, paragraph or code block, and before the tagging pass — and nothing is
     /// written: the output appears only when the render succeeded (temporary file + rename).
     /// - Throws: `CancellationError` when the task was cancelled before the render finished
     ///   (or while it waited for its turn);
@@ -41,7 +24,7 @@ extension Typesetter {
     ) async throws -> RenderReport {
         try await RenderSlots.shared.enter()
         defer { RenderSlots.shared.leave() }
-        let cancellation = RenderCancellation()
+        let cancellation = Cancellation()
         var checked = options
         checked.cancellation = cancellation
         let request = checked

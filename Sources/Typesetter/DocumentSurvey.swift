@@ -50,7 +50,7 @@ struct DocumentSurvey {
     /// `cancellation` and throws). Faces are resolved on `fonts`, the render's font map.
     init(
         _ document: Document, theme: Theme, options: StylingOptions, threaded: Bool, listsHeadings: Bool = true,
-        contentsDepth: Int = TableOfContents.defaultDepth, cancellation: RenderCancellation? = nil,
+        contentsDepth: Int = TableOfContents.defaultDepth, cancellation: Cancellation? = nil,
         fonts: FontSession = FontSession()
     ) {
         var links = LinkSurvey()

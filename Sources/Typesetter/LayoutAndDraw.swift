@@ -275,11 +275,13 @@ struct LayoutAndDraw {
     /// `pageCount`.
     private func layoutOptions(pageCount: Int?) -> LayoutOptions {
         let options = settings.options
-        return LayoutOptions(
+        var layout = LayoutOptions(
             page: settings.theme.page, widows: options.widows ?? 2, orphans: options.orphans ?? 2,
             header: frontMatter.running.header(pageCount: pageCount),
             footer: frontMatter.running.footer(pageCount: pageCount),
             language: FrontMatterSettings.language(document.metadata.lang))
+        layout.cancellation = options.cancellation
+        return layout
     }
 
     /// The warning for text whose glyphs reach past the text area even alone at the top of a

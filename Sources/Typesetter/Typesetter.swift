@@ -87,8 +87,9 @@ public struct RenderOptions: Sendable {
     /// current folder and `--resource-path`); read only when ``root`` is set.
     public var allowedFolders: [URL] = []
 
-    /// Set by the asynchronous render: checked between blocks and pages.
-    var cancellation: RenderCancellation? = nil
+    /// Raised when the asynchronous render's task is cancelled; every stage reads it
+    /// (``Cancellation``).
+    var cancellation: Cancellation? = nil
     /// Moves each warning's place before warnings that say the same thing are said once (a
     /// specimen's warnings about its expanded Markdown are placed in the template as written);
     /// nil leaves them where they are.
@@ -152,7 +153,8 @@ public enum Typesetter {
     ) throws -> RenderReport {
         tuneHeap(for: options)
         startLoadingFonts(for: options)
-        let parsed = MarkdownParser.parse(markdown, file: file)
+        let parsed = MarkdownParser.parse(markdown, file: file, cancellation: options.cancellation)
+        try options.cancellation?.check()
         return try render(document: parsed.document, diagnostics: parsed.diagnostics, to: output, options: options)
     }
 
@@ -213,6 +215,7 @@ public enum Typesetter {
         try requested.cancellation?.check()
         let shaper = PangoShaper(pictures: settings.options.preview != nil, session: settings.fonts)
         shaper.textAreaHeight = settings.theme.page.textHeight
+        shaper.cancellation = requested.cancellation
         let frontMatter = FrontMatter(of: document, settings: settings, survey: survey, shaper: shaper)
         let fontDiagnostics = FontCheck.diagnostics(
             survey: survey, frontMatter: frontMatter, settings: settings,

@@ -81,6 +81,70 @@ extension AsynchronousRenderSuites {
             #expect(left.isEmpty, "left behind: \(left)")
         }
 
+        /// Documents of one long block each, whose layout was one step the render did not look
+        /// up from: a table (its measuring pass over every row, then its rows), a paragraph (its
+        /// measuring, preparing and line breaking) and a code block (its parts measured to fit).
+        static let longBlocks: [(name: String, markdown: String)] = [
+            (
+                "table",
+                "| n | a | b |\n|---|---|---|\n"
+                    + (0..<2500).map { "| \($0) | \(Prose.words[$0 % 10]) cell | \(Prose.words[$0 % 7]) more |\n" }
+                    .joined()
+            ),
+            ("paragraph", Prose.paragraph(bytes: 160_000)),
+            (
+                "code",
+                "```\n" + (0..<12_000).map { "let line\($0) = \"\(Prose.words[$0 % 10])\" // \($0)\n" }.joined()
+                    + "```\n"
+            ),
+        ]
+
+        /// A render cancelled inside one long block stops inside it (``Cancellation`` is read by
+        /// the table's measuring pass and each row it places, by each stage of a paragraph's
+        /// composition, and by each part of a code block measured), not when the block is done.
+        /// Each document is rendered whole, then cancelled a third and half of the way in; the
+        /// latest return after a cancellation must be under a sixth of the whole render (before
+        /// the checks: a table returned after 0.62 of it, a paragraph after 0.4).
+        @Test(.slow, arguments: longBlocks.indices) func aRenderCancelledInsideOneLongBlockStopsInsideIt(
+            index: Int
+        ) async throws {
+            let (name, markdown) = Self.longBlocks[index]
+            let folder = try Render.scratchFolder("async-cancel-\(name)")
+            var start = DispatchTime.now().uptimeNanoseconds
+            _ = try await Typesetter.render(markdown: markdown, file: "\(name).md", to: folder + "/whole.pdf")
+            let whole = Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9
+            try FileManager.default.removeItem(atPath: folder + "/whole.pdf")
+            var latest = 0.0
+            var cancelled = 0
+            for share in [0.33, 0.5] {
+                let task = Task {
+                    try await Typesetter.render(markdown: markdown, file: "\(name).md", to: folder + "/cancelled.pdf")
+                }
+                let cancelledAt = Locked(UInt64(0))
+                Thread {
+                    Thread.sleep(forTimeInterval: whole * share)
+                    cancelledAt.value = DispatchTime.now().uptimeNanoseconds
+                    task.cancel()
+                }.start()
+                let result = await task.result
+                start = cancelledAt.value
+                let afterCancel = Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9
+                if case .success = result {
+                    try FileManager.default.removeItem(atPath: folder + "/cancelled.pdf")
+                    continue
+                }
+                #expect(throws: CancellationError.self) { try result.get() }
+                cancelled += 1
+                latest = max(latest, afterCancel)
+            }
+            print(
+                "async cancellation inside a long \(name): returned \(latest) s after cancel; whole render \(whole) s")
+            #expect(cancelled > 0, "no attempt was still running when cancelled")
+            #expect(latest < whole / 6, "returned \(latest) s after cancellation; the whole render takes \(whole) s")
+            let left = try FileManager.default.contentsOfDirectory(atPath: folder)
+            #expect(left.isEmpty, "left behind: \(left)")
+        }
+
         /// A task cancelled before the render starts throws at once and writes nothing.
         @Test func aTaskCancelledBeforehandWritesNothing() async throws {
             let folder = try Render.scratchFolder("async-before")
