@@ -102,9 +102,10 @@ extension AsynchronousRenderSuites {
         /// A render cancelled inside one long block stops inside it (``Cancellation`` is read by
         /// the table's measuring pass and each row it places, by each stage of a paragraph's
         /// composition, and by each part of a code block measured), not when the block is done.
-        /// Each document is rendered whole, then cancelled a third and half of the way in; the
-        /// latest return after a cancellation must be under a sixth of the whole render (before
-        /// the checks: a table returned after 0.62 of it, a paragraph after 0.4).
+        /// Each document is rendered whole, then cancelled at six points from a tenth to four
+        /// fifths of the way in; the latest return after a cancellation must come within an
+        /// eighth of the whole render (0.05 to 0.09 of it; before the checks, a table returned
+        /// after 0.41 of it, a paragraph after 0.51, a code block after 0.15).
         @Test(.slow, arguments: longBlocks.indices) func aRenderCancelledInsideOneLongBlockStopsInsideIt(
             index: Int
         ) async throws {
@@ -116,7 +117,7 @@ extension AsynchronousRenderSuites {
             try FileManager.default.removeItem(atPath: folder + "/whole.pdf")
             var latest = 0.0
             var cancelled = 0
-            for share in [0.33, 0.5] {
+            for share in [0.1, 0.2, 0.35, 0.5, 0.65, 0.8] {
                 let task = Task {
                     try await Typesetter.render(markdown: markdown, file: "\(name).md", to: folder + "/cancelled.pdf")
                 }
@@ -140,7 +141,7 @@ extension AsynchronousRenderSuites {
             print(
                 "async cancellation inside a long \(name): returned \(latest) s after cancel; whole render \(whole) s")
             #expect(cancelled > 0, "no attempt was still running when cancelled")
-            #expect(latest < whole / 6, "returned \(latest) s after cancellation; the whole render takes \(whole) s")
+            #expect(latest < whole / 8, "returned \(latest) s after cancellation; the whole render takes \(whole) s")
             let left = try FileManager.default.contentsOfDirectory(atPath: folder)
             #expect(left.isEmpty, "left behind: \(left)")
         }
