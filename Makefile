@@ -84,6 +84,13 @@ $(PDF_PEERS):
 	python3 -m venv .build/pdf-peers
 	.build/pdf-peers/bin/pip install --quiet $(PDF_PEERS_PACKAGES)
 	@$@ -c 'import page, typst, weasyprint'
+# pikepdf (PyPI), in the same environment: bench/composition-reference.py reads each line's font
+# expansion from the PDF's text matrices with it (without it, Korean syllable spacing reads wider).
+PEERS_PIKEPDF = .build/pdf-peers/pikepdf-10.18.0.installed
+$(PEERS_PIKEPDF): $(PDF_PEERS)
+	.build/pdf-peers/bin/pip install --quiet pikepdf==10.18.0
+	@$(PDF_PEERS) -c 'import pikepdf'
+	@touch $@
 pdf-peers: build $(PDF_PEERS)
 	$(PDF_PEERS) Tests/Scripts/pdf-peers.py $(CURDIR)/$(BIN) templates/images/press.jpg output/peers
 
@@ -211,7 +218,7 @@ BENCH_ARGS ?=
 bench-dir:
 	@if [ ! -f "$(BENCH_DIR)/floor.c" ] || [ ! -f "$(BENCH_DIR)/make_corpus.py" ]; then \
 	  echo "make bench: BENCH_DIR=$(BENCH_DIR) has no floor.c and make_corpus.py; set BENCH_DIR to the benchmark folder" >&2; exit 1; fi
-bench: bench-dir build
+bench: bench-dir build $(PDF_PEERS) $(PEERS_PIKEPDF)
 	@mkdir -p $(BENCH_OUT)/corpus
 	@[ $(BENCH_OUT)/floor -nt "$(BENCH_DIR)/floor.c" ] || { echo "building the floor: $(BENCH_OUT)/floor"; \
 	  cc -O2 -o $(BENCH_OUT)/floor "$(BENCH_DIR)/floor.c" $$(pkg-config --cflags --libs pangocairo); }

@@ -343,8 +343,9 @@ if selected("composer") {
         \(figures.loose) lines over 1.5×, \(figures.hyphenated) hyphenated line ends
         """)
     // Prose other people wrote (Debian's Node.js documentation) at 60, 90 and 120 mm, beside
-    // Typst's (`pip install typst` into .build/typst-venv; without it, Typeset's alone).
-    let venv = FileManager.default.currentDirectoryPath + "/.build/typst-venv/bin/python"
+    // Typst's (Typst and pikepdf from PyPI in .build/pdf-peers, which `make bench` makes;
+    // without it, Typeset's alone).
+    let venv = FileManager.default.currentDirectoryPath + "/.build/pdf-peers/bin/python"
     let python = FileManager.default.isExecutableFile(atPath: venv) ? venv : "/usr/bin/python3"
     let reference = Process()
     let referencePipe = Pipe()
