@@ -149,12 +149,18 @@ public enum ParagraphComposer {
     /// Word spaces grow to this factor of their width before any syllable gap does.
     static let spaceFirst = 0.45
     /// The cost of a break at a hyphenation point (TeX's \hyphenpenalty, 50 in plain TeX):
-    /// 150, so that with font expansion a hyphen is taken only where it saves a visibly loose
-    /// line. Measured on Debian's Node.js documentation at 60, 90 and 120 mm: fewer hyphens
-    /// than Typst sets, at more even word spaces.
-    static let hyphenPenalty: Double = 150
+    /// 120, so that with font expansion a hyphen is taken only where it saves a visibly loose
+    /// line. Measured on Debian's Node.js documentation at 60, 90 and 120 mm: about as many
+    /// hyphens as Typst sets, at more even word spaces.
+    static let hyphenPenalty: Double = 120
+    /// Two neighbouring lines whose fitness classes are not neighbours (a very loose line
+    /// beside a decent one) in justified text: half of TeX's \adjdemerits, since font
+    /// expansion already evens the lines' texture (docs/markdown.md, "Composition"). Measured on
+    /// Debian's documentation with ``hyphenPenalty``: the 95th-percentile word gap at 120 mm
+    /// 1.42 → 1.38 times the natural space.
+    static let justifiedAdjacentDemerits: Double = 5000
     /// The cost of a break between two Hangul syllables inside a word of keep-all text
-    /// (``syllableBreaks(_:)``): twice a hyphen's, so that such a break is taken only where
+    /// (``syllableBreaks(_:)``): two and a half hyphens', so that such a break is taken only where
     /// every break between words would leave a very loose line (its 90,000 demerits are a
     /// line's at about 1.4 times its stretch). Measured on Debian's Korean manual pages at 60
     /// and 90 mm: word gaps p95 1.71 and 1.66 times the natural space (3.63 and 2.74 with
@@ -198,7 +204,10 @@ public enum ParagraphComposer {
         let justified = paragraph.style.alignment == .justify
         // The breaker counts font expansion as stretch and shrink (`makeItems`); past a line's
         // full stretch it rates the line by its word spaces alone.
-        if justified { parameters.fontExpansion = paragraph.style.fontExpansion }
+        if justified {
+            parameters.fontExpansion = paragraph.style.fontExpansion
+            parameters.adjacentDemerits = justifiedAdjacentDemerits
+        }
         if !justified { parameters.raggedStretch = 2 * paragraph.style.baseFont.size }
         var breaker = LineBreaker(parameters: parameters)
         breaker.cancellation = cancellation
