@@ -143,7 +143,7 @@ struct TableLayout {
         }
         let captioned = try emitCaption(
             of: table, partNumber: partNumber, columns: part, totalColumns: totalColumns, scale: scale,
-            width: tableWidth, path: path, emit: emit)
+            width: tableWidth, available: available, path: path, emit: emit)
         let textHeight = options.page.textHeight
         // A table with no header row sets its top rule alone, kept with the first row: no empty
         // band stands for a header, and none repeats.
@@ -646,14 +646,14 @@ struct TableLayout {
     /// both in the part's `Caption`, its first element. Returns whether it had one.
     func emitCaption(
         of table: StyledTable, partNumber: Int, columns part: [Int], totalColumns: Int, scale: Double, width: Double,
-        path: [StructureElement], emit: (Item) throws -> Void
+        available: Double, path: [StructureElement], emit: (Item) throws -> Void
     ) rethrows -> Bool {
         var captioned = false
         if partNumber == 0, let caption = table.caption {
             let id = path.last?.id ?? 0
             try emit(
                 captionItem(
-                    caption, width: width, scale: scale,
+                    caption, width: width, available: available, scale: scale,
                     path: path + [StructureElement(.caption, id: id, index: partNumber + 1)]))
             captioned = true
         }
@@ -666,10 +666,20 @@ struct TableLayout {
         return captioned
     }
 
-    /// A table's caption, shaped at the table's `width` (pt) and centred over it as a browser
-    /// sets `<caption>`, its lines marked with `path` (the table's `Caption`).
-    func captionItem(_ caption: StyledParagraph, width: Double, scale: Double, path: [StructureElement]) -> Item {
-        let paragraph = TableLayout.scaled(caption, by: scale)
+    /// A table's caption, its lines marked with `path` (the table's `Caption`): shaped at the
+    /// table's `width` (pt) and set as its style says (centred over the table, as a browser sets
+    /// `<caption>`) when it fits on one line there; else flush left from the table's left edge
+    /// across the `available` width, as a report sets a table's title above it (a narrow
+    /// table's width would leave a caption a word or two a line).
+    func captionItem(
+        _ caption: StyledParagraph, width: Double, available: Double, scale: Double, path: [StructureElement]
+    ) -> Item {
+        var paragraph = TableLayout.scaled(caption, by: scale)
+        var width = width
+        if width < available, shaper.naturalWidth(of: paragraph, keepingLayout: false) > width {
+            width = available
+            paragraph.style.alignment = paragraph.style.leftIsStart ? .left : .right
+        }
         let shaped = shaper.shape(paragraph, width: max(12, width))
         let bands = placedLines(shaped.lines, of: paragraph, x: left, top: 0, path: path)
         return Item(

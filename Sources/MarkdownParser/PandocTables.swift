@@ -190,10 +190,12 @@ enum PandocTables {
             previousBlank = blank
             index += 1
         }
-        for line in captionCandidates where isCaption(lines, at: line) {
+        for line in captionCandidates {
+            guard let end = captionEnd(lines, at: line) else { continue }
             let text = lines[line].drop { $0 == " " }
             let caption = text.hasPrefix("Table:") ? text.dropFirst(6) : text.dropFirst(1)
-            lines[line] = Substring("[" + caption.drop { $0 == " " } + "]{.caption .\(Attributes.tableCaptionClass)}")
+            lines[line] = Substring("[" + caption.drop { $0 == " " })
+            lines[end - 1] += "]{.caption .\(Attributes.tableCaptionClass)}"
             rewritten = true
         }
         return rewritten ? lines : nil
@@ -280,21 +282,29 @@ enum PandocTables {
         return text.dropFirst(2).dropLast().allSatisfy { $0.isASCII && $0.isLetter }
     }
 
-    /// Whether `lines[index]`, opening with `Table:` or `:` after a blank line, is a table's
-    /// caption in Pandoc's syntax: a paragraph of one line with a blank line between it and a
-    /// table's first or last line (a pipe table's, as written or rewritten). Text whose
-    /// brackets or braces do not pair, which the caption's span could not hold, is left as it
-    /// is; a link, a span or a note in it pairs.
-    static func isCaption(_ lines: [Substring], at index: Int) -> Bool {
-        guard pairsBrackets(lines[index]), index + 1 == lines.count || isBlank(lines[index + 1])
-        else { return false }
+    /// Where the table caption that `lines[index]` opens ends (exclusive), or nil when it opens
+    /// none. A line opening with `Table:` or `:` after a blank line is a table's caption in
+    /// Pandoc's syntax when it opens a paragraph with a blank line between it and a table's
+    /// first or last line (a pipe table's, as written or rewritten). The paragraph's lines run to
+    /// the next blank line, as Pandoc's manual writes a caption over two lines. A line that would open a block of
+    /// its own (a heading, quote, list item, fence, table row, HTML) ends no paragraph the
+    /// caption's span could hold, so text with one is left as it is; so is text whose brackets
+    /// or braces do not pair. A link, a span or a note in it pairs.
+    static func captionEnd(_ lines: [Substring], at index: Int) -> Int? {
+        var end = index + 1
+        while end < lines.count, !isBlank(lines[end]) {
+            let line = lines[end].drop { $0 == " " }
+            if let first = line.first, "#>|`~<-*+=_".contains(first) || first.isNumber { return nil }
+            end += 1
+        }
+        guard pairsBrackets(Substring(lines[index..<end].joined(separator: "\n"))) else { return nil }
         var before = index - 1
         while before >= 0, isBlank(lines[before]) { before -= 1 }
-        var after = index + 1
+        var after = end
         while after < lines.count, isBlank(lines[after]) { after += 1 }
         let tableBefore = before >= 0 && isPipeRow(lines[before])
         let tableAfter = after + 1 < lines.count && isPipeRow(lines[after]) && isDelimiterRow(lines[after + 1])
-        return tableBefore || tableAfter
+        return tableBefore || tableAfter ? end : nil
     }
 
     /// Whether every `[` and `{` of `line` outside code spans and escapes is closed, in order,

@@ -61,6 +61,54 @@ import Typesetter
         #expect(captioned.count == 1 && captioned[0].contains("r0"), "the caption with the first row: \(texts)")
     }
 
+    /// A caption that does not fit on one line over its table is set flush left from the
+    /// table's left edge across the measure, as a report sets a table's title; one that fits
+    /// stays centred over the table. Members: a one-line caption over a table of two narrow
+    /// columns (it was set a word or two a line, hyphenated, inside the table's 29 pt), a
+    /// caption of several lines over it, and a short caption over a wide table.
+    @Test func aCaptionWiderThanItsTableIsSetAcrossTheMeasure() throws {
+        let narrow = "| a | b |\n|---|---|\n| 1 | 2 |\n"
+        let wide = "| Name | Value | Notes on the value of each row |\n|---|---|---|\n| alpha | 1 | the first |\n"
+        let markdown = """
+            Body text.
+
+            \(narrow)
+            Table: One-line caption after.
+
+            \(narrow)
+            Table: A longer caption that says what the narrow table above it shows, written over two
+            lines as Pandoc's manual writes one, and long enough to need them.
+
+            \(wide)
+            Table: Short.
+
+            """
+        let (pdf, report) = try Render.markdown(markdown, name: "caption-wider-than-table")
+        #expect(report.diagnostics.isEmpty, "no word broken to fit: \(report.diagnostics)")
+        let words = try PDFProbe.words(pdf)
+        let body = try #require(words.first { $0.text == "Body" })
+        func line(of word: String) throws -> [PDFWord] {
+            let number = try #require(words.first { $0.text == word }?.line, "\(word) in \(words)")
+            return words.filter { $0.line == number }
+        }
+        let oneLine = try line(of: "One-line")
+        #expect(oneLine.map(\.text) == ["One-line", "caption", "after."], "one line: \(oneLine)")
+        #expect(abs((oneLine.first?.xMin ?? 0) - body.xMin) < 0.5, "flush left with the text: \(oneLine)")
+        // Lines of the measure's width, each flush left with the text (inside the table's width
+        // it took 29).
+        let first = try line(of: "longer")[0].line
+        let last = try line(of: "them.")[0].line
+        #expect((2...4).contains(last - first + 1), "lines \(first) to \(last)")
+        for number in first...last {
+            let line = words.filter { $0.line == number }
+            #expect(abs((line.map(\.xMin).min() ?? 0) - body.xMin) < 0.5, "flush left: \(line)")
+        }
+        let short = try #require(words.first { $0.text == "Short." })
+        let header = words.filter { $0.line == words.first { $0.text == "Name" }?.line }
+        let tableCentre = ((header.map(\.xMin).min() ?? 0) + (header.map(\.xMax).max() ?? 0)) / 2
+        #expect(abs((short.xMin + short.xMax) / 2 - tableCentre) < 8, "centred over the table: \(short) \(header)")
+    }
+
     /// The content streams' fill operator for a colour given as `0xRRGGBB` (Cairo writes six
     /// significant digits, as `%g` does).
     func fill(_ hex: UInt32) -> String {

@@ -261,6 +261,33 @@ import Testing
         #expect(PandocTables.rewriting("Term\n\n: A definition.\n") == nil)
     }
 
+    /// A caption written over several lines, as Pandoc's manual writes one, is one caption,
+    /// before or after its table; a line in it that would open a block of its own (a list item,
+    /// a heading, a quote, a table row) leaves the text as written. It was a caption only on
+    /// one line, and the rest was set as text under a warning.
+    @Test(arguments: [
+        ("| A | B |\n|---|---|\n| 1 | 2 |\n\nTable: Here is the caption. It, too, may span\nmultiple lines.\n", true),
+        ("Table: A caption written\nover two lines.\n\n| A | B |\n|---|---|\n| 1 | 2 |\n", true),
+        ("| A |\n|---|\n| 1 |\n\n: One\ntwo\nthree [a link](https://example.com) lines.\n", true),
+        ("Table: Not a caption\n- a list item\n\n| A |\n|---|\n| 1 |\n", false),
+        ("| A |\n|---|\n| 1 |\n\nTable: Not a caption\n# A heading\n", false),
+    ])
+    func aCaptionOverSeveralLinesIsOneCaption(markdown: String, isCaption: Bool) throws {
+        let blocks = parsed(markdown)
+        let caption = blocks.first { block in
+            guard case .paragraph(let inlines) = block.kind, case .span(let attributes, _)? = inlines.first else {
+                return false
+            }
+            return attributes.classes.contains("caption")
+        }
+        #expect((caption != nil) == isCaption, "\(markdown): \(blocks)")
+        guard case .paragraph(let inlines)? = caption?.kind else { return }
+        #expect(inlines.count == 1, "the whole paragraph in the caption's span: \(inlines)")
+        let text = inlines.plainText.replacingOccurrences(of: "\n", with: " ")
+        #expect(!text.hasPrefix("Table:") && !text.hasPrefix(":"), "\(text)")
+        #expect(text.hasSuffix("lines."), "\(text)")
+    }
+
     /// A caption holding a link, a span, a note or an inline note is a caption, its brackets
     /// paired inside the caption's span; one whose brackets do not pair is left as written.
     @Test(arguments: [
