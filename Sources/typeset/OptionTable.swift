@@ -92,8 +92,9 @@ enum OptionTable {
         OptionSpec(
             name: "--variable", short: "-V", value: "KEY=VALUE",
             help:
-                "set a front-matter key (repeatable; wins over the document's); Pandoc's papersize, geometry=margin=…, "
-                + "mainfont, sansfont, monofont, fontsize, linestretch and lang are read too; another key warns"),
+                "set a front-matter key (repeatable; wins over the document's); KEY:VALUE too, and KEY alone is true, "
+                + "as in Pandoc; Pandoc's papersize, geometry=margin=…, mainfont, sansfont, monofont, fontsize, "
+                + "linestretch and lang are read too; another key warns"),
         OptionSpec(
             name: "--metadata", short: "-M", value: "KEY=VALUE", help: "the same as -V (Pandoc's spelling for metadata)"
         ),

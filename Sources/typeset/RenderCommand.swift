@@ -381,13 +381,18 @@ enum RenderCommand {
         return pairs
     }
 
-    /// `-V`/`-M KEY=VALUE` pairs as given, in order.
-    /// - Throws: ``UsageError`` for a pair with no `=` or no key.
+    /// `-V`/`-M` pairs as given, in order, read as Pandoc reads them (`-V KEY[=VAL]`,
+    /// `--variable=KEY[:VAL]`): the key ends at the first `=` or `:` (`-V geometry:margin=1in`
+    /// is `geometry` = `margin=1in`), and a key alone is `true` (`-V toc`).
+    /// - Throws: ``UsageError`` for a pair with no key.
     static func rawVariables(_ args: ParsedArguments) throws -> [(String, String)] {
         try (args.all("--variable") + args.all("--metadata")).map { pair in
-            let parts = pair.split(separator: "=", maxSplits: 1).map(String.init)
-            guard parts.count == 2, !parts[0].isEmpty else { throw UsageError("-V takes KEY=VALUE, not '\(pair)'") }
-            return (parts[0], parts[1])
+            guard let end = pair.firstIndex(where: { $0 == "=" || $0 == ":" }) else {
+                guard !pair.isEmpty else { throw UsageError("-V takes KEY=VALUE, not an empty argument") }
+                return (pair, "true")
+            }
+            guard end > pair.startIndex else { throw UsageError("-V takes KEY=VALUE, not '\(pair)'") }
+            return (String(pair[..<end]), String(pair[pair.index(after: end)...]))
         }
     }
 

@@ -60,6 +60,32 @@ import Testing
         #expect(abs(steps[1] / steps[0] - 1.5) < 0.02, "\(steps)")
     }
 
+    /// `-V` as Pandoc reads it (`-V KEY[=VAL]`, `--variable=KEY[:VAL]`): the key ends at the
+    /// first `=` or `:`, and a key alone is `true`. `-V geometry:margin=1in` warned that
+    /// `geometry:margin` is no setting, `--variable=papersize:a5` and `-V toc` were usage
+    /// errors. Members: a colon before an equals sign, a colon alone, keys alone (a setting, a
+    /// flag Typeset does not read), an empty key.
+    @Test func variablesAreReadAsPandocReadsThem() throws {
+        let dir = try folder()
+        try write("# One\n\nBody words here.\n\n# Two\n\nMore.\n", dir + "/v.md")
+        let colon = try typeset([
+            "render", dir + "/v.md", "-o", dir + "/colon.pdf", "-V", "geometry:margin=1in", "--variable=papersize:a5",
+        ])
+        #expect(colon.status == 0 && !colon.output.contains("warning"), "\(colon.output)")
+        #expect(try PDFProbe.info(dir + "/colon.pdf")["Page size"]?.hasPrefix("419.528 x 595.276") == true)
+        let body = try #require(try PDFProbe.words(dir + "/colon.pdf").first { $0.text == "Body" })
+        #expect(abs(body.xMin - 72) < 0.5, "1 in left margin: \(body)")
+        let alone = try typeset([
+            "render", dir + "/v.md", "-o", dir + "/alone.pdf", "-V", "toc", "-V", "numbersections", "-V", "colorlinks",
+        ])
+        #expect(alone.status == 0, "\(alone.output)")
+        #expect(alone.output.contains("-V colorlinks: not a setting"), "\(alone.output)")
+        let text = try PDFProbe.text(dir + "/alone.pdf")
+        #expect(text.contains("Contents") && text.contains("1 One") && text.contains("2 Two"), "\(text)")
+        #expect(try typeset(["render", dir + "/v.md", "-o", dir + "/x.pdf", "-V", "=x"]).status == 2)
+        #expect(try typeset(["render", dir + "/v.md", "-o", dir + "/x.pdf", "-V", ":x"]).status == 2)
+    }
+
     /// Pandoc's page and type variables written in front matter set what `-V` sets: the same
     /// words at the same places in the same faces; `-V` wins over the front matter; a bad
     /// paper or geometry is an error at its value, a bad size or stretch a warning there.

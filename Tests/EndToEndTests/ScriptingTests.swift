@@ -174,7 +174,7 @@ import Testing
         let body = try #require(words.first { $0.text == "Body" })
         #expect(abs(body.xMin - 72) < 1, "--margins 1in puts the text 72 pt from the left edge: \(body)")
         #expect(try typeset(["render", dir + "/fm.md", "--margins", "wide"]).status == 2)
-        #expect(try typeset(["render", dir + "/fm.md", "-V", "novalue"]).status == 2)
+        #expect(try typeset(["render", dir + "/fm.md", "-V", "=novalue"]).status == 2)
     }
 
     @Test func frontMatterThemeResolvesBesideTheDocument() throws {
