@@ -4,7 +4,9 @@ import Foundation
 /// `#Usage%20Notes`) to a destination of the document the way GitHub's Markdown renderer
 /// does: percent-escapes decoded, Unicode normalized (NFC), then compared as written, without
 /// regard to case, and as a heading slug (lower case, punctuation dropped, spaces to hyphens —
-/// the rule ``SlugGenerator`` gives headings), then as that slug with runs of hyphens made one.
+/// the rule ``SlugGenerator`` gives headings), then as that slug with runs of hyphens made one,
+/// then as Pandoc's identifier of the same text (that slug from its first letter on:
+/// `# 2024 Results & Discussion` is `#results-discussion` in Pandoc's `auto_identifiers`).
 public struct AnchorMatcher: Sendable {
     /// Destinations by normalized form; the first destination wins a tie.
     private var byKey: [String: String] = [:]
@@ -28,7 +30,9 @@ public struct AnchorMatcher: Sendable {
         let lower = decoded.lowercased()
         var slugs = SlugGenerator()
         let slug = slugs.slug(for: decoded.trimmingCharacters(in: .whitespaces))
-        return [decoded, lower, slug, Self.collapsingHyphens(slug)]
+        let collapsed = Self.collapsingHyphens(slug)
+        let pandoc = String(collapsed.drop { !$0.isLetter })
+        return [decoded, lower, slug, collapsed] + (pandoc.isEmpty ? [] : [pandoc])
     }
 
     /// `slug` with each run of hyphens one hyphen: the loosest form, in which GitHub's id of a

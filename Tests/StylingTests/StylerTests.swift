@@ -131,6 +131,23 @@ import Typography
         #expect(runs.first { $0.text == "b" }?.style.link != nil)
     }
 
+    /// Pandoc's identifier of a heading (`auto_identifiers`: its text from the first letter on,
+    /// punctuation dropped, words joined by one hyphen) reaches the heading too: a document
+    /// written for Pandoc links to `#results-discussion` for `# 2024 Results & Discussion`,
+    /// where GitHub's id is `2024-results--discussion`. Members: leading digits, leading
+    /// punctuation and digits, an ampersand between words; a fragment that is no heading's in
+    /// either form still warns.
+    @Test func pandocIdsOfHeadingsReachThem() {
+        let doc = style(
+            "# 2024 Results & Discussion\n\n## 3.1 (Draft) Notes\n\n## Q&A\n\n"
+                + "[a](#results-discussion) [b](#draft-notes) [c](#qa) [d](#discussion)\n")
+        let messages = doc.diagnostics.map(\.description)
+        #expect(messages.filter { $0.contains("matches no heading") }.count == 1, "\(messages)")
+        #expect(messages.contains { $0.contains("'#discussion' matches no heading") }, "\(messages)")
+        let runs = paragraphs(doc).last?.runs ?? []
+        for text in ["a", "b", "c"] { #expect(runs.first { $0.text == text }?.style.link != nil, "\(text)") }
+    }
+
     /// A link's address over 64 KiB is not made a link (its text is set), with a warning where
     /// it is written; one of 64 KiB is a link. Links, bare URLs and reference links alike.
     @Test func anAddressOverSixtyFourKiBIsNoLink() {
