@@ -18,6 +18,9 @@ public struct CodeBlockInfo: Hashable, Sendable {
     public var numberLines = false
     /// `startFrom="10"`: the first line's number (1 unless given).
     public var startFrom = 1
+    /// `#lst:main` inside the braces: the block's id, a link's destination (Pandoc's
+    /// `fenced_code_attributes`).
+    public var id: String?
     /// What the info string asks that cannot be done, each said as a warning's message
     /// (`startFrom="ten"`).
     public var problems: [String] = []
@@ -47,6 +50,8 @@ public struct CodeBlockInfo: Hashable, Sendable {
         for item in braced {
             if item.hasPrefix(".") {
                 read(class: item.dropFirst())
+            } else if item.hasPrefix("#"), item.count > 1, id == nil {
+                id = String(item.dropFirst())
             } else if let equals = item.firstIndex(of: "=") {
                 read(key: item[..<equals], value: Self.unquoted(item[item.index(after: equals)...]))
             } else if language == nil, item == braced.first, !item.hasPrefix("#") {

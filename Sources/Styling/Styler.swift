@@ -327,6 +327,7 @@ public struct Styler: Sendable {
         case .codeBlock(let info, let text):
             let info = CodeBlockInfo(info: info)
             for problem in info.problems { warn(problem, block.location, kind: .content) }
+            if let id = info.id { registerAnchor(id, at: block.location) }
             appendCode(text, info: info, context: context, overrides: overrides, location: block.location, to: &blocks)
         case .thematicBreak:
             blocks.append(

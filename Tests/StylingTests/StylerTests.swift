@@ -434,6 +434,23 @@ import Typography
         #expect(doc.diagnostics.map(\.message).filter { $0.contains("#nowhere") }.count == 1)
     }
 
+    /// A fenced code block's `#id` (Pandoc's `fenced_code_attributes`: ```` ```{#lst:main .python} ````)
+    /// is a link's destination, as a heading's, a div's and a figure's are; it warned that the
+    /// link matched no heading. Members: braces alone, a language before the braces, an id
+    /// with a number-lines option; an id taken twice warns as any id does.
+    @Test func aCodeBlocksIdIsALinksDestination() {
+        let doc = style(
+            "```{#lst:main .python}\nprint(1)\n```\n\n```swift {#lst-two .numberLines}\nlet a = 1\n```\n\n"
+                + "```{#lst:main}\nagain\n```\n\nSee [one](#lst:main) and [two](#lst-two).\n")
+        let messages = doc.diagnostics.map(\.message)
+        #expect(!messages.contains { $0.contains("matches no heading") }, "\(messages)")
+        #expect(messages.contains { $0.contains("id '#lst:main' is already used") }, "\(messages)")
+        let anchors = doc.blocks.flatMap { [$0.anchor].compactMap { $0 } + $0.extraAnchors }
+        #expect(anchors == ["lst:main", "lst-two"], "\(anchors)")
+        let links = doc.blocks.flatMap(\.paragraphs).flatMap(\.runs).compactMap(\.style.link)
+        #expect(links == [.internal("lst:main"), .internal("lst-two")], "\(links)")
+    }
+
     @Test func anchorsLandOnTheNextBlockAndCountForLinks() {
         let doc = style(
             "<a id=\"install\"></a>\n## Install\n\nSee [x](#install) and [y](#inline).\n\nText <a "
