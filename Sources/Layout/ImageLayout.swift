@@ -370,7 +370,12 @@ public enum ImageProbe {
                 height = knownWidth * box[3] / box[2]
             }
         }
-        guard let pixelWidth = width, let pixelHeight = height, pixelWidth > 0, pixelHeight > 0 else { return nil }
-        return (Int(pixelWidth.rounded()), Int(pixelHeight.rounded()))
+        guard let pixelWidth = width, let pixelHeight = height, pixelWidth > 0, pixelHeight > 0,
+            pixelWidth.isFinite, pixelHeight.isFinite
+        else { return nil }
+        // The size gives the picture's proportions and natural size; one past a billion pixels
+        // (`width="1e19"`) is scaled down to it, proportions kept, so it stays a whole number.
+        let scale = min(1, 1e9 / max(pixelWidth, pixelHeight))
+        return (max(1, Int((pixelWidth * scale).rounded())), max(1, Int((pixelHeight * scale).rounded())))
     }
 }

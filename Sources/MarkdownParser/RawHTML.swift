@@ -520,7 +520,7 @@ struct RawHTML {
         // `reversed` counts down, from the number of items when no `start` is given (HTML,
         // "The ol element").
         let reversed = name == "ol" && attributes["reversed"] != nil
-        let written = attributes["start"].flatMap { Int($0.trimmingCharacters(in: .whitespaces)) }
+        let written = Self.listStart(attributes["start"])
         var list = ListBlock(ordered: name == "ol", start: written ?? 1, tight: true, items: [], reversed: reversed)
         var outside = BlockBuilder(location: location)
         func placeOutside() {
@@ -969,7 +969,7 @@ struct RawHTML {
         let ordered = name == "ol"
         let reversed = ordered && attributes["reversed"] != nil
         let itemCount = children.count { if case .element("li", _, _) = $0 { true } else { false } }
-        let written = attributes["start"].flatMap { Int($0.trimmingCharacters(in: .whitespaces)) }
+        let written = Self.listStart(attributes["start"])
         let list = ListBlock(
             ordered: ordered, start: written ?? (reversed ? itemCount : 1), items: [], reversed: reversed)
         let indent = String(repeating: "\u{2003}", count: listDepth)
@@ -1187,7 +1187,7 @@ struct RawHTML {
                     openHeading = true
                 } else if children.isEmpty, name == "ul" || name == "ol" {
                     startLine()
-                    lists.append((name == "ol", attributes["start"].flatMap { Int($0) } ?? 1))
+                    lists.append((name == "ol", Self.listStart(attributes["start"]) ?? 1))
                 } else if children.isEmpty, name == "li" {
                     startLine()
                     append([.text(Self.nextItemMarker(&lists))])
@@ -1202,6 +1202,14 @@ struct RawHTML {
         }
         while stack.count > 1 { closeFrame(stack.removeLast()) }
         return stack[0].content
+    }
+
+    /// An `<ol start>` value as a number, within the nine digits CommonMark allows a list's start
+    /// (§5.2): a larger one is held at ±999,999,999, so that counting on from it never
+    /// overflows. Nil when there is no value or it is no whole number.
+    static func listStart(_ value: String?) -> Int? {
+        guard let value, let number = Int(value.trimmingCharacters(in: .whitespaces)) else { return nil }
+        return min(max(number, -999_999_999), 999_999_999)
     }
 
     /// The marker of the next item of the innermost of the `lists` written in a line (a bullet,

@@ -90,7 +90,7 @@ public struct CodeBlockInfo: Hashable, Sendable {
         let normalized = key.lowercased().replacingOccurrences(of: "-", with: "")
         if normalized == "startfrom" {
             let number = value.trimmingCharacters(in: .whitespaces)
-            if let first = Int(number), abs(first) < 1_000_000_000 {
+            if let first = Int(number), (-999_999_999...999_999_999).contains(first) {
                 startFrom = first
             } else {
                 problems.append(

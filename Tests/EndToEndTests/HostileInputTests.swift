@@ -241,6 +241,39 @@ import Typography
         #expect(body.map { abs($0.xMin - 20 * 72 / 25.4) < 1 } == true, "\(String(describing: body))")
     }
 
+    /// Numbers at the edges of a 64-bit integer, or past them, never end the process: an SVG's
+    /// size of 1e19 px or more (its width, height or viewBox; `inf`), an `<ol start>` of
+    /// Int.max in a line of text, a table cell or an HTML block, a code block's `startFrom` of
+    /// Int.min or Int.max (a fence's or inline code's). Each ended `typeset` with SIGILL, a
+    /// Swift overflow trap. Run as the command (a trap would end the test process); each
+    /// member is set, and its text read back.
+    @Test(arguments: [
+        "![svg](huge.svg)\n", "![svg](tall.svg)\n", "![svg](box.svg)\n", "![svg](infinite.svg)\n",
+        "a <ol start=\"9223372036854775807\"><li>item</li></ol>\n",
+        "| h |\n|---|\n| <ol start=\"9223372036854775806\"><li>item</li><li>two</li></ol> |\n",
+        "<ol start=\"-9223372036854775808\">\n<li>item</li>\n</ol>\n",
+        "```{startFrom=\"-9223372036854775808\" .numberLines}\nitem\n```\n",
+        "```{startFrom=\"9223372036854775807\" .numberLines}\nitem\n```\n",
+        "`item`{startFrom=\"-9223372036854775808\"}\n",
+    ])
+    func numbersPastAnIntegersRangeNeverEndTheProcess(markdown: String) throws {
+        let folder = try Render.scratchFolder("hostile-integers")
+        for (name, size) in [
+            ("huge", #"width="1e19" height="10""#), ("tall", #"width="10" height="1e300""#),
+            ("box", #"viewBox="0 0 1e19 1""#), ("infinite", #"width="inf" height="10""#),
+        ] {
+            try write(
+                #"<svg xmlns="http://www.w3.org/2000/svg" \#(size)><rect width="5" height="5"/></svg>"#,
+                "\(folder)/\(name).svg")
+        }
+        try write(markdown, folder + "/doc.md")
+        let result = try typeset(["render", folder + "/doc.md", "-o", folder + "/doc.pdf", "--root", folder])
+        #expect(result.status == 0, "\(markdown): \(result.output)")
+        if markdown.contains("item") {
+            #expect(try PDFProbe.text(folder + "/doc.pdf").contains("item"), "\(markdown)")
+        }
+    }
+
     /// Found by the fuzz test: small caps over an emoji failed the whole PDF (Pango scaled by
     /// a color-emoji face's missing cap height), and a missing image's placeholder kept only the
     /// first line of a long caption.
