@@ -1837,14 +1837,15 @@ extension Styler {
     /// The opening of a paragraph written in Pandoc's block syntax that CommonMark reads as
     /// text (Pandoc's manual, "Pandoc's Markdown"): a grid table (`+---+`), a line block
     /// (`| ` on every line), an example list (`(@)`), a list whose markers are letters or
-    /// Roman numerals (`a)`, `ii.`, `(a)`, on two lines or more), or a table's caption
-    /// (`Table: …`); nil for any other paragraph.
+    /// Roman numerals (`a)`, `ii.`, `(a)`, on two lines or more, from the first line or after
+    /// it), or a table's caption (`Table: …`); nil for any other paragraph.
     static func pandocBlockOpening(_ inlines: [Inline]) -> String? {
         // Most paragraphs open with none of the openings: they are let go before their lines
         // are gathered.
-        guard case .text(let first)? = inlines.first, let lead = first.first,
-            lead == "+" || lead == "|" || lead == "(" || lead == "T" || listMarker(first) != nil
-        else { return nil }
+        guard case .text(let first)? = inlines.first, let lead = first.first else { return nil }
+        guard lead == "+" || lead == "|" || lead == "(" || lead == "T" || listMarker(first) != nil else {
+            return continuedListMarker(inlines)
+        }
         if first.hasPrefix("Table: ") { return "Table:" }
         var lines: [String] = [""]
         for inline in inlines {
@@ -1860,6 +1861,19 @@ extension Styler {
         if first.hasPrefix("(@") { return String(first.prefix { $0 != " " }) }
         let markers = lines.compactMap(listMarker)
         return markers.count >= 2 && listMarker(lines[0]) != nil ? markers[0] : nil
+    }
+
+    /// The first of two or more of Pandoc's list markers that open lines after the paragraph's
+    /// first (`2. two` / `   a. nested` / `   b. more`: a list nested in an item, which
+    /// CommonMark reads as the item's text), found from the inline after each soft break; nil
+    /// when fewer lines open with one.
+    private static func continuedListMarker(_ inlines: [Inline]) -> String? {
+        var markers: [String] = []
+        for (inline, next) in zip(inlines, inlines.dropFirst()) {
+            guard case .softBreak = inline, case .text(let text) = next, let marker = listMarker(text) else { continue }
+            markers.append(marker)
+        }
+        return markers.count >= 2 ? markers[0] : nil
     }
 
     /// The list marker `line` opens with when it is one of Pandoc's that CommonMark lacks: a
