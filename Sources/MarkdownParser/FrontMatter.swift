@@ -16,7 +16,7 @@ enum FrontMatter {
         "title", "subtitle", "author", "date", "lang", "keywords", "theme", "paper", "margins",
         "header", "footer", "toc", "size-category", "bold-text", "justify", "line-break", "smart", "widows", "orphans",
         "hyphenate", "tab-size", "highlight", "pdf-standard", "include", "chapters", "open-right",
-        "number-sections", "toc-depth", "math", "abstract",
+        "number-sections", "toc-depth", "math", "abstract", "toc-title", "abstract-title",
         // Pandoc's variables for the page and the type (Pandoc manual, "Variables for LaTeX").
         "papersize", "geometry", "fontsize", "linestretch", "mainfont", "sansfont", "monofont",
     ]
@@ -51,7 +51,7 @@ enum FrontMatter {
         "title", "subtitle", "date", "lang", "theme", "paper", "header", "footer", "toc", "size-category",
         "bold-text", "justify", "line-break", "smart", "widows", "orphans", "hyphenate", "tab-size",
         "highlight", "open-right", "number-sections", "toc-depth", "math", "papersize", "fontsize", "linestretch",
-        "mainfont", "sansfont", "monofont", "abstract",
+        "mainfont", "sansfont", "monofont", "abstract", "toc-title", "abstract-title",
     ]
 
     /// One-value keys a list makes no sense for (a switch, a number, a size, a name of one

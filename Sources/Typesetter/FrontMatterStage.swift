@@ -61,7 +61,8 @@ struct FrontMatter {
             settings.options.tableOfContents == true
             ? TableOfContents(
                 theme: theme, entries: survey.contentsEntries(excluding: titleBlock?.titleHeadingIndex),
-                language: metadata.lang, insertionIndex: insertionIndex + (titleBlock?.blocks.count ?? 0))
+                language: metadata.lang, insertionIndex: insertionIndex + (titleBlock?.blocks.count ?? 0),
+                title: Self.writtenTitle(metadata, key: "toc-title", smart: smart))
             : nil
         info = DocumentInfo(
             title: title, author: metadata.author.map { FrontMatterText.plain($0, smart: smart) },
@@ -111,6 +112,14 @@ struct FrontMatter {
     /// `pages` (anchor → page).
     func blocks(pages: [String: Int]) -> [StyledBlock] {
         (titleBlock?.blocks ?? []) + (contents?.blocks(pages: pages) ?? [])
+    }
+
+    /// The heading front matter gives a part of the title block or the contents (Pandoc's
+    /// `toc-title` and `abstract-title`), as plain text; nil when it gives none or a blank one.
+    static func writtenTitle(_ metadata: Metadata, key: String, smart: Bool) -> String? {
+        guard let written = metadata.fields[key]?.trimmingCharacters(in: .whitespacesAndNewlines), !written.isEmpty
+        else { return nil }
+        return FrontMatterText.plain(written, smart: smart)
     }
 
     /// The warning for a `lang` that is not a BCP 47 language tag; without a position when set

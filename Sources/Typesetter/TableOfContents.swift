@@ -8,8 +8,9 @@ import Typography
 /// linking to its heading with the page number it landed on in a first layout pass.
 struct TableOfContents {
     let theme: Theme
-    /// The heading above the entries, in the document's language (``SectionNames``): "목차" for
-    /// Korean documents (`lang: ko`), "Inhaltsverzeichnis" for German, else "Contents".
+    /// The heading above the entries: front matter's `toc-title` (Pandoc's variable), else
+    /// in the document's language (``SectionNames``): "목차" for Korean documents (`lang: ko`),
+    /// "Inhaltsverzeichnis" for German, else "Contents".
     let title: String
     /// A heading listed: its title, level, anchor, runs and where the heading is (its warnings point there).
     typealias Entry = (title: String, level: Int, anchor: String, runs: [StyledRun], location: SourceLocation?)
@@ -30,10 +31,11 @@ struct TableOfContents {
     }
 
     /// Lists `entries` (gathered with ``entry(for:)`` as the document streams, the title's
-    /// heading left out), to be inserted at `insertionIndex`.
-    init(theme: Theme, entries: [Entry], language: String?, insertionIndex: Int) {
+    /// heading left out), to be inserted at `insertionIndex`, under `title` (nil: the
+    /// language's word).
+    init(theme: Theme, entries: [Entry], language: String?, insertionIndex: Int, title: String? = nil) {
         self.theme = theme
-        title = SectionNames.contents(language: language)
+        self.title = title ?? SectionNames.contents(language: language)
         self.insertionIndex = insertionIndex
         self.entries = entries
     }

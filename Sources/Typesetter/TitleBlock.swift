@@ -108,7 +108,8 @@ struct TitleBlock {
         if let abstract = texts.first(where: { $0.key == "abstract" })?.value {
             if let last = blocks.indices.last { blocks[last].spaceAfter = spacing * 2 }
             line(
-                SectionNames.abstract(language: metadata.lang), role: .headline, color: theme.textColor,
+                FrontMatter.writtenTitle(metadata, key: "abstract-title", smart: smart)
+                    ?? SectionNames.abstract(language: metadata.lang), role: .headline, color: theme.textColor,
                 spaceAfter: spacing * 0.5, key: "abstract")
             let location = metadata.fieldLocations["abstract"]
             let reading = FrontMatterText.blocksReading(abstract, smart: smart)

@@ -656,6 +656,26 @@ import Typography
         #expect(Array(lines.prefix(5)) == order, "\(lines)")
     }
 
+    /// Pandoc's `toc-title` and `abstract-title` name the contents' and the abstract's headings,
+    /// in front matter or by `-V` (they were ignored, without a word: "Contents" and
+    /// "Abstract" stood); smart punctuation applies; blank, the language's words stand.
+    @Test(arguments: [
+        ("toc-title: \"What's Inside\"\nabstract-title: Summary\n", "What’s Inside", "Summary"),
+        ("lang: de\ntoc-title: Übersicht\n", "Übersicht", "Zusammenfassung"),
+        ("toc-title: \"  \"\n", "Contents", "Abstract"),
+    ])
+    func contentsAndAbstractTakeTheTitlesGiven(front: String, contents: String, abstract: String) throws {
+        var options = RenderOptions()
+        options.tableOfContents = true
+        let (pdf, report) = try Render.markdown(
+            "---\ntitle: A Paper\n\(front)abstract: The summary.\n---\n\n# Introduction\n\nText.\n",
+            name: "feature-titles-\(contents.count)", options: options)
+        #expect(!report.diagnostics.contains { $0.message.contains("title") }, "\(report.diagnostics)")
+        let lines = try PDFProbe.text(pdf).split(separator: "\n").map(String.init).filter { !$0.isEmpty }
+        #expect(lines.contains(contents) && lines.contains(abstract), "\(lines)")
+        #expect(lines.firstIndex(of: abstract)! < lines.firstIndex(of: contents)!, "\(lines)")
+    }
+
     /// The abstract is Markdown blocks, as Pandoc reads it: a quote, a list, an ordered list,
     /// code and a table are set as in the document (no `>`, `-`, fence or `|` printed as text,
     /// the lists tagged `L`), a paragraph's blank lines inside fenced code kept, and a note after
