@@ -221,7 +221,7 @@ public enum ImageProbe {
                 return .problem(
                     "is an SVG of \(FileReader.megabytes(fileSize)), more than the \(limit) an SVG image may have")
             }
-            guard String(decoding: end, as: UTF8.self).contains("</svg>") else {
+            guard String(decoding: end, as: UTF8.self).contains("</svg>") || svgRootClosesItself(header) else {
                 return .problem("is an SVG cut short (no </svg> at its end)")
             }
             guard let whole = try? FileReader.read(path, limit: FileReader.svgLimit, what: "an SVG image") else {
@@ -332,6 +332,16 @@ public enum ImageProbe {
     /// pipe), not a regular file`, `cannot be read: no such file`.
     static func phrase(_ failure: FileReader.Failure) -> String {
         failure.reason.hasPrefix("it is ") ? String(failure.reason.dropFirst(3)) : "cannot be read: \(failure.reason)"
+    }
+
+    /// Whether the root element of the SVG that `header` begins is an empty element
+    /// (`<svg … />`, valid XML with no `</svg>`: a picture of nothing, of its size).
+    static func svgRootClosesItself(_ header: [UInt8]) -> Bool {
+        let head = String(decoding: header, as: UTF8.self)
+        guard let open = head.range(of: "<svg"), let close = head[open.upperBound...].firstIndex(of: ">") else {
+            return false
+        }
+        return head[..<close].hasSuffix("/")
     }
 
     static func svgSize(_ bytes: [UInt8]) -> (width: Int, height: Int)? {

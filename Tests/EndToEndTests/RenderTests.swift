@@ -230,6 +230,19 @@ import Typography
         #expect(try PDFProbe.text(pdf).contains("Corrupt figure"), "the placeholder shows the alt text")
     }
 
+    /// An SVG whose root is an empty element (`<svg … />`, valid XML with no `</svg>`) is a
+    /// picture of nothing at its size, not one "cut short"; with a prolog before it, too.
+    @Test func anSVGWhoseRootClosesItselfIsAPicture() throws {
+        let dir = try Render.scratchFolder("svg-empty-root")
+        try #"<svg xmlns="http://www.w3.org/2000/svg" width="40" height="20"/>"#.write(
+            toFile: dir + "/empty.svg", atomically: false, encoding: .utf8)
+        try #"<?xml version="1.0"?><!-- a comment --><svg xmlns="http://www.w3.org/2000/svg" width="40" height="20" />"#
+            .write(toFile: dir + "/prolog.svg", atomically: false, encoding: .utf8)
+        let (_, report) = try Render.markdown(
+            "![e](empty.svg)\n\n![p](prolog.svg)\n", name: "svg-empty-root", options: RenderOptions(baseDirectory: dir))
+        #expect(report.diagnostics.isEmpty, "\(report.diagnostics)")
+    }
+
     /// Pictures that open but cannot be drawn: an SVG librsvg refuses (an external entity, an
     /// entity bomb) is a placeholder with a warning, as a damaged PNG is; inside a line, it and
     /// a damaged PNG are set as their alt text with one warning, never as an empty gap. An SVG
