@@ -293,8 +293,7 @@ enum PandocTables {
     static func captionEnd(_ lines: [Substring], at index: Int) -> Int? {
         var end = index + 1
         while end < lines.count, !isBlank(lines[end]) {
-            let line = lines[end].drop { $0 == " " }
-            if let first = line.first, "#>|`~<-*+=_".contains(first) || first.isNumber { return nil }
+            if opensBlock(lines[end].drop { $0 == " " }) { return nil }
             end += 1
         }
         guard pairsBrackets(Substring(lines[index..<end].joined(separator: "\n"))) else { return nil }
@@ -305,6 +304,20 @@ enum PandocTables {
         let tableBefore = before >= 0 && isPipeRow(lines[before])
         let tableAfter = after + 1 < lines.count && isPipeRow(lines[after]) && isDelimiterRow(lines[after + 1])
         return tableBefore || tableAfter ? end : nil
+    }
+
+    /// Whether `line` (its indent dropped) may open a block of its own inside a paragraph, or
+    /// underline it: a heading, a quote, a table row, a fence, HTML, a list item (a bullet or a
+    /// number then a space), a thematic break or a setext underline (a line of `-`, `*`, `_` or
+    /// `=`). A line that only begins with such a character (`2024 by month.`) does not.
+    static func opensBlock(_ line: Substring) -> Bool {
+        guard let first = line.first else { return false }
+        if "#>|<".contains(first) || line.hasPrefix("```") || line.hasPrefix("~~~") { return true }
+        let rest = line.drop { $0 == first }
+        if "-*+".contains(first), line.dropFirst().first == " " { return true }
+        if "-*_=".contains(first), rest.allSatisfy({ $0 == " " || $0 == first }) { return true }
+        let afterDigits = line.drop { $0.isASCII && $0.isNumber }
+        return afterDigits.count < line.count && (afterDigits.hasPrefix(". ") || afterDigits.hasPrefix(") "))
     }
 
     /// Whether every `[` and `{` of `line` outside code spans and escapes is closed, in order,

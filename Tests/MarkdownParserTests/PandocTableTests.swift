@@ -269,7 +269,9 @@ import Testing
         ("| A | B |\n|---|---|\n| 1 | 2 |\n\nTable: Here is the caption. It, too, may span\nmultiple lines.\n", true),
         ("Table: A caption written\nover two lines.\n\n| A | B |\n|---|---|\n| 1 | 2 |\n", true),
         ("| A |\n|---|\n| 1 |\n\n: One\ntwo\nthree [a link](https://example.com) lines.\n", true),
+        ("| A |\n|---|\n| 1 |\n\nTable: Sales for\n2024 by month, in lines.\n", true),
         ("Table: Not a caption\n- a list item\n\n| A |\n|---|\n| 1 |\n", false),
+        ("Table: Not a caption\n2. a list item\n\n| A |\n|---|\n| 1 |\n", false),
         ("| A |\n|---|\n| 1 |\n\nTable: Not a caption\n# A heading\n", false),
     ])
     func aCaptionOverSeveralLinesIsOneCaption(markdown: String, isCaption: Bool) throws {
