@@ -126,10 +126,7 @@ public enum MarkdownParser {
         // Without front matter the text is marked as it is: a copy of a long text costs its length.
         var markdown = body == 0 ? text : String(decoding: text.utf8.dropFirst(body), as: UTF8.self)
         let firstLine = 1 + head.count { $0 == 0x0A }
-        if let shortened = RepeatedLinkAddresses.rewriting(markdown, firstLine: firstLine, file: file) {
-            markdown = shortened.text
-            diagnostics += shortened.warnings
-        }
+        RepeatedLinkAddresses.rewrite(&markdown, firstLine: firstLine, file: file, diagnostics: &diagnostics)
         if let tables = PandocTables.rewriting(markdown) { markdown = tables }
         if let cancelled { return cancelled }
         let definitionOpenings = PandocDefinitions.rewritingOpenings(markdown, firstLine: firstLine)

@@ -13,8 +13,15 @@ enum RepeatedLinkAddresses {
     /// The most bytes the copies of one address may take, all its links together: 16 MiB.
     static let budget = 16 << 20
 
-    /// `text` with each such address emptied and a warning for each (placed from `firstLine`,
-    /// the text's first line in the file named `file`); nil when there is none.
+    /// Empties each such address of `text` and adds a warning for each to `diagnostics` (placed
+    /// from `firstLine`, the text's first line in the file named `file`).
+    static func rewrite(_ text: inout String, firstLine: Int, file: String, diagnostics: inout [Diagnostic]) {
+        guard let rewritten = rewriting(text, firstLine: firstLine, file: file) else { return }
+        text = rewritten.text
+        diagnostics += rewritten.warnings
+    }
+
+    /// `text` with each such address emptied and a warning for each; nil when there is none.
     static func rewriting(_ text: String, firstLine: Int, file: String) -> (text: String, warnings: [Diagnostic])? {
         // Cheap first, without a copy of the text: no line that long, no such definition.
         var text = text
