@@ -1,25 +1,37 @@
 import Foundation
 
-/// Syntax definitions loaded ahead of need, on a thread of its own: the library, then each
-/// language named, then a sample of code highlighted in it, so that the passes that highlight
-/// later find the definition loaded and the sample's tokens kept (``CodeHighlighter/tokens(in:definition:)``).
+/// Syntax definitions loaded and code highlighted ahead of need, on a thread of its own: the
+/// library, then each language named, then each sample of code asked for highlighted in its
+/// language, so that the passes that highlight later find the definition loaded and the
+/// samples' tokens kept (``CodeHighlighter/tokens(in:definition:)``).
 ///
 /// KSyntaxHighlighting reads a definition's XML and compiles its rules' regular expressions the
 /// first time it highlights in that language (about 15 million instructions a language, and 40
-/// million for the library's index); a loader lets a pass that needs no tokens hand that work to
-/// the second core. Each language is loaded once per loader, in the order asked, at most
-/// ``languageLimit`` languages; ``finish()`` waits for the thread, ``cancel()`` drops what waits.
+/// million for the library's index), then takes about a microsecond a byte of ordinary code; a
+/// loader lets a pass that needs no tokens (the survey, which asks for every block it sets)
+/// hand that work to the second core, before the pass that draws needs it. Each language is
+/// loaded once per loader, in the order asked, at most ``languageLimit`` languages, and at most
+/// ``sampleByteLimit`` bytes of samples are highlighted; ``finish()`` waits for the thread,
+/// ``cancel()`` drops what waits.
 public final class DefinitionLoader: @unchecked Sendable {
     /// The most languages one loader takes; later ones are left to the passes that highlight.
     public static let languageLimit = 256
 
+    /// The most bytes of samples one loader highlights, 1 MiB: four times the code a document
+    /// highlights at most, so a document's blocks are all taken.
+    public static let sampleByteLimit = 1 << 20
+
     private let condition = NSCondition()
     /// Languages asked for, lowercased. Guarded by `condition`.
     private var asked = Set<String>()
-    /// Languages waiting for the thread, with their sample. Guarded by `condition`.
+    /// Samples asked for with their language; the thread has taken those before
+    /// `firstWaiting`. Guarded by `condition`.
     private var waiting: [(language: String, sample: String)] = []
+    private var firstWaiting = 0
     /// Languages asked for whose definition's name is not yet looked up. Guarded by `condition`.
     private var unnamed: [String] = []
+    /// The bytes of the samples taken so far. Guarded by `condition`.
+    private var sampleBytes = 0
     /// Whether the thread is running. Guarded by `condition`.
     private var running = false
     /// The definitions loaded so far. Guarded by `condition`.
@@ -29,14 +41,22 @@ public final class DefinitionLoader: @unchecked Sendable {
     public init() {}
 
     /// Asks for `language` (as a fence's info string names it) to be loaded and `sample` (code in
-    /// it) highlighted on the loader's thread; returns at once. A language asked before, or past
-    /// ``languageLimit``, is not loaded again.
+    /// it) highlighted on the loader's thread, after the samples asked for before; returns at
+    /// once. A language asked before is not loaded again (its sample is highlighted); one past
+    /// ``languageLimit``, and a sample past ``sampleByteLimit``, are left to the pass that
+    /// highlights them.
     public func load(language: String, sample: String) {
         condition.lock()
         defer { condition.unlock() }
-        guard asked.count < Self.languageLimit, asked.insert(language.lowercased()).inserted else { return }
+        let key = language.lowercased()
+        if !asked.contains(key) {
+            guard asked.count < Self.languageLimit else { return }
+            asked.insert(key)
+            unnamed.append(language)
+        }
+        guard sampleBytes + sample.utf8.count <= Self.sampleByteLimit else { return }
+        sampleBytes += sample.utf8.count
         waiting.append((language, sample))
-        unnamed.append(language)
         guard !running else { return }
         running = true
         let thread = Thread { [self] in
@@ -72,6 +92,7 @@ public final class DefinitionLoader: @unchecked Sendable {
     public func cancel() {
         condition.lock()
         waiting.removeAll()
+        firstWaiting = 0
         unnamed.removeAll()
         condition.unlock()
         finish()
@@ -80,7 +101,7 @@ public final class DefinitionLoader: @unchecked Sendable {
     private func noteLoaded(_ definition: String) {
         condition.lock()
         defer { condition.unlock() }
-        loaded.append(definition)
+        if loaded.last != definition, !loaded.contains(definition) { loaded.append(definition) }
     }
 
     /// The languages asked for and not yet named, now handed to the thread.
@@ -91,15 +112,21 @@ public final class DefinitionLoader: @unchecked Sendable {
         return unnamed
     }
 
-    /// The next language to load, or nil when none waits (the thread then ends).
+    /// The next sample to highlight, or nil when none waits (the thread then ends).
     private func take() -> (language: String, sample: String)? {
         condition.lock()
         defer { condition.unlock() }
-        guard !waiting.isEmpty else {
+        guard firstWaiting < waiting.count else {
+            waiting.removeAll()
+            firstWaiting = 0
             running = false
             condition.broadcast()
             return nil
         }
-        return waiting.removeFirst()
+        let next = waiting[firstWaiting]
+        // The slot lets go of its sample: the thread holds it while it highlights.
+        waiting[firstWaiting] = ("", "")
+        firstWaiting += 1
+        return next
     }
 }

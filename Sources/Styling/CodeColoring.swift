@@ -458,8 +458,9 @@ final class TokenStyleTable: Sendable {
 }
 
 /// How a pass that reads no token sets a highlighted code block (``StylingOptions/deferredCodeTokens``):
-/// as one run of the block's plain style, its language handed to ``loader``, when the block is
-/// set in ``families``, upright and regular.
+/// as one run of the block's plain style, its language and text handed to ``loader`` (which
+/// finds the text's tokens meanwhile, for the pass that draws), when the block is set in
+/// ``families``, upright and regular.
 ///
 /// A pass that reads only faces, characters and positions (the survey: links, headings, sizes,
 /// the font check) finds the same there whether a block's tokens are split or not, provided
@@ -470,7 +471,7 @@ final class TokenStyleTable: Sendable {
 package struct DeferredCodeTokens: Sendable {
     /// The monospaced families whose token faces all resolve as asked.
     package var families: [String]
-    /// Loads each deferred block's language meanwhile.
+    /// Loads each deferred block's language and finds its tokens meanwhile.
     package var loader: DefinitionLoader
 
     /// Deferral for code set in `families`, loading languages on `loader`.

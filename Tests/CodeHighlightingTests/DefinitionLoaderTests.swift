@@ -1,8 +1,10 @@
-import CodeHighlighting
 import Testing
 
+@testable import CodeHighlighting
+
 /// Syntax definitions loaded ahead on a thread of their own: each language once, in the order
-/// asked, unknown ones skipped, and cancelling drops what has not begun.
+/// asked, unknown ones skipped, every sample highlighted within the byte limit, and cancelling
+/// drops what has not begun.
 @Suite struct DefinitionLoaderTests {
     @Test func eachLanguageIsLoadedOnceInTheOrderAsked() {
         let loader = DefinitionLoader()
@@ -28,6 +30,32 @@ import Testing
         let tokens = CodeHighlighter.tokens(in: sample, definition: definition)
         #expect(tokens.contains { $0.token == .keyword })
         #expect(tokens.contains { $0.token == .comment })
+    }
+
+    /// Every sample asked for is highlighted ahead, not only a language's first: the survey asks
+    /// for each block it sets, and the pass that draws then finds each block's tokens kept.
+    /// Samples past ``DefinitionLoader/sampleByteLimit`` are left to that pass.
+    @Test func everySampleWithinTheLimitIsHighlightedAhead() throws {
+        let samples = (0..<3).map { "def loader_sample_\($0)():\n    return \($0)  # sample\n" }
+        let loader = DefinitionLoader()
+        for sample in samples { loader.load(language: "python", sample: sample) }
+        loader.load(language: "sql", sample: "SELECT loader_sample FROM t;")
+        // A sample no definition reads counts towards the limit too: the bytes taken reach it
+        // but for 10, so the next sample is past it.
+        let taken = samples.reduce(0) { $0 + $1.utf8.count } + "SELECT loader_sample FROM t;".utf8.count
+        let filler = String(repeating: "x", count: DefinitionLoader.sampleByteLimit - taken - 10)
+        loader.load(language: "no-such-language", sample: filler)
+        let past = "def loader_sample_past():\n    return 4\n"
+        loader.load(language: "python", sample: past)
+        loader.finish()
+        #expect(loader.definitionsLoaded == ["Python", "SQL"])
+        for sample in samples {
+            let kept = try #require(CodeHighlighter.spanCache.value(for: SpanKey(definition: "Python", text: sample)))
+            #expect(kept.contains { $0.token == .keyword } && kept.contains { $0.token == .comment })
+        }
+        let sql = SpanKey(definition: "SQL", text: "SELECT loader_sample FROM t;")
+        #expect(CodeHighlighter.spanCache.value(for: sql) != nil)
+        #expect(CodeHighlighter.spanCache.value(for: SpanKey(definition: "Python", text: past)) == nil)
     }
 
     /// At most ``DefinitionLoader/languageLimit`` languages are taken; a cancelled loader drops

@@ -5,6 +5,7 @@ import TestSupport
 import Testing
 import Typography
 
+@testable import CodeHighlighting
 @testable import Typesetter
 
 /// The survey sets highlighted code blocks without their tokens, their languages loaded on
@@ -56,6 +57,28 @@ import Typography
         var options = RenderOptions(creationDate: fixed)
         options.theme = theme
         return try ResolvedSettings(resolving: options, for: document, parseDiagnostics: [])
+    }
+
+    /// The survey hands every block it defers to the loader, not only its language's first, so
+    /// the pass that draws finds each block's tokens found on the loader's thread.
+    @Test func theSurveyHasEveryDeferredBlockHighlightedAhead() throws {
+        let mark = UUID().uuidString
+        let bodies = [
+            ("Python", "def first():  # \(mark) 1\n    return 1"),
+            ("Python", "def second():  # \(mark) 2\n    return 2"),
+            ("C", "int third(void) { return 3; } /* \(mark) */"),
+            ("Python", "print('\(mark)')  # 4"),
+        ]
+        let markdown = bodies.map { "```\($0.0.lowercased())\n\($0.1)\n```\n" }.joined(separator: "\n")
+        let parsed = MarkdownParser.parse(markdown, file: "every-block.md")
+        let installed = try Self.settings(try Self.theme(mono: ["DejaVu Sans Mono"]), document: parsed.document)
+        let (survey, _) = DocumentSurvey.survey(parsed.document, settings: installed, threaded: true)
+        let loader = try #require(survey.definitionLoader)
+        loader.finish()
+        for (definition, body) in bodies {
+            let kept = CodeHighlighter.spanCache.value(for: SpanKey(definition: definition, text: body))
+            #expect(kept?.isEmpty == false, "\(body)")
+        }
     }
 
     @Test func theSurveyDefersTokensOnlyWhenTheirFacesResolve() throws {
