@@ -110,8 +110,13 @@ struct Library {
 
 std::mutex libraryLock;
 
+/// The library's one `Repository` and the styles read from it. Made on first use and never
+/// destroyed, as the line memo (typeset_tshl_highlight): at the process's exit a thread may
+/// still be highlighting (a render's loader runs until its samples are done or it is
+/// cancelled), and destroying them then would pull the definitions from under it; nor is there
+/// anything to gain in freeing every definition's rules, block by block, as the process ends.
 Library &library() {
-    static Library shared;
+    static Library &shared = *new Library;
     return shared;
 }
 
@@ -270,7 +275,8 @@ extern "C" int32_t typeset_tshl_highlight(const char *definitionName, const char
     SpanCollector collector;
     collector.diffLineStyles = &library().diffLineStyles;
     collector.setDefinition(definition);
-    static LineMemo memo;
+    // Never destroyed, as the library (library()).
+    static LineMemo &memo = *new LineMemo;
     QString key = definition.name();
     key += QChar(0);
     const int definitionPart = key.size();
