@@ -275,8 +275,39 @@ public enum ImageDecoder {
     static func surface(ofFile path: String, pixels: Bool = false, fitting: (width: Int, height: Int)? = nil)
         -> Decoded?
     {
-        let reduced = fitting.flatMap { needed in info(ofFile: path).flatMap { reducedSize(of: $0, fitting: needed) } }
-        let key = (pixels ? "pixels:" + path : path) + (reduced.map { " at \($0.width)×\($0.height)" } ?? "")
+        let file = pixels ? "pixels:" + path : path
+        guard let fitting, let info = info(ofFile: path), let needed = reducedSize(of: info, fitting: fitting) else {
+            return decoded(file, path, pixels: pixels, reduced: nil)
+        }
+        // A smaller picture decoded before with the pixels this placement needs serves it too,
+        // and the PDF embeds one picture for both.
+        let before = RenderPictures.current.reductions[file, default: []]
+        let covering = before.filter { $0.size.width >= needed.width && $0.size.height >= needed.height }
+        if let smallest = covering.min(by: { $0.size.width < $1.size.width }) { return smallest.decoded }
+        if before.count >= reductionsPerFile, let largest = before.max(by: { $0.size.width < $1.size.width }) {
+            return largest.decoded
+        }
+        // From the third size on, a picture placed at many sizes is decoded with room for
+        // larger ones (each decoding reads every row of the file, whatever the size made).
+        var size = needed
+        if before.count >= 2 {
+            size = (min(info.pixelWidth, needed.width * 2), min(info.pixelHeight, needed.height * 2))
+        }
+        let made = decoded(file + " at \(size.width)×\(size.height)", path, pixels: pixels, reduced: size)
+        RenderPictures.current.reductions[file, default: []].append((size, made))
+        return made
+    }
+
+    /// How many sizes one picture is decoded at, at most, in a render: 4. A placement needing
+    /// more pixels than the largest of them has takes that one (drawn a little softer), so a
+    /// picture of 100 million pixels placed at twenty widths is decoded four times, not twenty.
+    static let reductionsPerFile = 4
+
+    /// The picture at `path` decoded at `reduced` (or its own size), kept under `key` until
+    /// ``releaseDecoded()`` within ``decodedBudget``.
+    private static func decoded(_ key: String, _ path: String, pixels: Bool, reduced: (width: Int, height: Int)?)
+        -> Decoded?
+    {
         let kept = RenderPictures.current
         if let known = kept.decoded[key] { return known }
         let made = decode(path, pixels: pixels, reduced: reduced).map {
@@ -295,6 +326,7 @@ public enum ImageDecoder {
     public static func releaseDecoded() {
         let kept = RenderPictures.current
         kept.decoded = [:]
+        kept.reductions = [:]
         kept.decodedBytes = 0
     }
 
@@ -474,6 +506,9 @@ extension PangoShaper {
 /// two threads at once.
 final class RenderPictures {
     var decoded: [String: ImageDecoder.Decoded?] = [:]
+    /// The sizes (as stored) each file, by its key in `decoded` before any size, was decoded
+    /// at smaller than its own, in order, with what each gave.
+    var reductions: [String: [(size: (width: Int, height: Int), decoded: ImageDecoder.Decoded?)]] = [:]
     var decodedBytes = 0
     var svgs: [String: ImageDecoder.SVGDocument?] = [:]
     /// Whether a CMYK JPEG is embedded as its own bytes (`/DeviceCMYK`); false for a PDF/A

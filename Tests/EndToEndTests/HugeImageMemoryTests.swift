@@ -121,4 +121,30 @@ import Testing
         let original = try Data(contentsOf: URL(fileURLWithPath: dir + "/photo.jpg"))
         #expect(try jpegs.first.map { try Data(contentsOf: URL(fileURLWithPath: dir + "/" + $0)) } == original)
     }
+    /// A picture of many pixels placed at many sizes is decoded a few times, not once a size
+    /// (each decoding reads every row of the file: a 100-million-pixel PNG at twenty widths
+    /// took 15.6 s): a placement takes a smaller picture decoded before when it has the pixels
+    /// it needs (300 ppi), and from the third size on a picture is decoded with room for
+    /// larger ones. Every placement still has at least 300 ppi, and a picture placed smaller
+    /// after larger is embedded once.
+    @Test func aPictureAtManySizesIsDecodedAFewTimes() throws {
+        let dir = try Render.scratchFolder("picture-at-many-sizes")
+        try writeGreyPNG(side: 4_000, fill: 0x5A, to: dir + "/wide.png")
+        let widths = Array(stride(from: 60, through: 280, by: 20))
+        let markdown =
+            widths.map { "![w](wide.png){width=\($0)px}\n" }.joined(separator: "\n")
+            + "\n![w](wide.png){width=70px}\n"
+        try markdown.write(toFile: dir + "/many.md", atomically: false, encoding: .utf8)
+        let result = try PDFProbe.run(Render.binary, ["render", dir + "/many.md", "-q", "-o", dir + "/many.pdf"])
+        #expect(result.status == 0, "\(result.output)")
+        // `pdfimages -list`: one line a placement, with its image's object and resolution.
+        let placements = try PDFProbe.run("pdfimages", ["-list", dir + "/many.pdf"]).output
+            .split(separator: "\n").dropFirst(2).map { $0.split(separator: " ") }.filter { $0.count > 12 }
+        #expect(placements.count == widths.count + 1)
+        let objects = Set(placements.map { $0[10] })
+        // At most four sizes a picture (ImageDecoder.reductionsPerFile).
+        #expect(objects.count <= 4, "\(objects.count) pictures embedded")
+        let resolutions = placements.compactMap { Int($0[12]) }
+        #expect(resolutions.count == placements.count && resolutions.allSatisfy { $0 >= 299 }, "\(resolutions)")
+    }
 }
