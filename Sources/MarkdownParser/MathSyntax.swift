@@ -182,7 +182,8 @@ enum MathSyntax {
         return (String(decoding: output, as: UTF8.self), scan.findings)
     }
 
-    /// Whether `text` holds anything the pass rewrites: with `math`, a `$` or `\begin{`; a
+    /// Whether `text` holds anything the pass rewrites: with `math`, a `$`, `\begin{`, or a
+    /// formula reference in running text (`\eqref{`, `\ref{`); a
     /// processing instruction's, CDATA section's or declaration's opener (`<?`, `<![`, `<!` and
     /// a letter; comments are not looked for, so a text of comments is not copied); more `![`
     /// than a paragraph may leave open; or more `|` than a table row may hold. One read of its
@@ -193,8 +194,8 @@ enum MathSyntax {
         var imageOpeners = 0
         var pipes = 0
         var atSigns = 0
-        var begin = 0
-        let beginBytes = Array("\\begin{".utf8)
+        // The last eight bytes read, the latest lowest.
+        var recent: UInt64 = 0
         for byte in text.utf8 {
             switch byte {
             case UInt8(ascii: "$"):
@@ -220,14 +221,21 @@ enum MathSyntax {
                     return true
                 }
             }
-            if math {
-                begin = byte == beginBytes[begin] ? begin + 1 : (byte == beginBytes[0] ? 1 : 0)
-                if begin == beginBytes.count { return true }
+            recent = recent << 8 | UInt64(byte)
+            if math, byte == UInt8(ascii: "{"), Self.mathOpeners.contains(where: { recent & $0.mask == $0.bytes }) {
+                return true
             }
             beforePrevious = previous
             previous = byte
         }
         return false
+    }
+
+    /// `\begin{`, `\eqref{` and `\ref{` as the low bytes of a word of the last eight bytes read
+    /// (``needsMarking(_:math:)``), with the mask that keeps as many.
+    static let mathOpeners: [(bytes: UInt64, mask: UInt64)] = ["\\begin{", "\\eqref{", "\\ref{"].map { opener in
+        let bytes = opener.utf8.reduce(UInt64(0)) { $0 << 8 | UInt64($1) }
+        return (bytes, UInt64.max >> (64 - 8 * opener.utf8.count))
     }
 
     /// The `|` in `line` that split it into cells as a GitHub table row: those no backslash

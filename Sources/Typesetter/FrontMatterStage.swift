@@ -45,12 +45,16 @@ struct FrontMatter {
         // With no title in the front matter, an opening level-1 heading is the title only when
         // it is the only one (``SectionNumbering/levelOneHeadingCount(_:)``).
         let hasTitle = !(metadata.title?.trimmingCharacters(in: .whitespaces).isEmpty ?? true)
+        // The values answer `\eqref` and `\ref` with the numbers of the body's formulas, as the
+        // body does: the title block is set after the survey has read every label.
+        var styling = settings.styling
+        styling.mathLabels = survey.mathLabels
         let titleBlock =
             settings.options.titleBlock
             ? TitleBlock(
                 theme: theme, metadata: metadata, smart: smart,
                 firstOutline: survey.levelOneHeadings > 1 && !hasTitle ? nil : survey.firstOutline,
-                styling: settings.styling)
+                styling: styling)
             : nil
         let insertionIndex = titleBlock?.insertionIndex ?? 0
         self.title = title

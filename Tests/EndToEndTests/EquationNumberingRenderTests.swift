@@ -158,6 +158,40 @@ import Typography
     /// Numbers run through the document in order, `\tag` and `\notag` rows taking none,
     /// starred environments and plain displays none; references before and after print them;
     /// the rows' labels copy with their formula, after its source.
+    /// A reference is read wherever running text is: in the front matter's values (the title
+    /// block is set after the survey has read every label, so the body's numbers answer it),
+    /// and in a text with no other math syntax (no `$`, no `\begin{`), which was printed as
+    /// written. An unlabelled one is `??` with a warning at its place.
+    @Test func referencesAreAnsweredInTheFrontMatterAndInTextWithoutFormulas() throws {
+        let markdown = """
+            ---
+            title: On \\ref{eq:two}
+            abstract: See \\eqref{eq:one}, and \\eqref{eq:two} with $y$.
+            subtitle: After \\eqref{eq:one}
+            ---
+
+            \\begin{equation}
+            x = 1 \\label{eq:one}
+            \\end{equation}
+
+            \\begin{equation}
+            y = 2 \\label{eq:two}
+            \\end{equation}
+            """
+        let (pdf, report) = try Render.markdown(markdown, name: "front-matter-references")
+        #expect(report.diagnostics.isEmpty, "\(report.diagnostics)")
+        let text = try PDFProbe.text(pdf).split(whereSeparator: \.isWhitespace).joined(separator: " ")
+        #expect(text.contains("On 2 After (1)"), "\(text)")
+        #expect(text.contains("See (1), and (2) with y."), "\(text)")
+        #expect(!text.contains("??"), "\(text)")
+
+        let bare = try Render.markdown("Cited as \\eqref{eq:none} and \\ref{eq:other}.\n", name: "reference-alone")
+        let bareText = try PDFProbe.text(bare.pdf).split(whereSeparator: \.isWhitespace).joined(separator: " ")
+        #expect(bareText.contains("Cited as (??) and ??."), "\(bareText)")
+        let places = bare.report.diagnostics.compactMap { $0.location.map { "\($0.line):\($0.column)" } }
+        #expect(places == ["1:10", "1:30"], "\(bare.report.diagnostics)")
+    }
+
     @Test func numbersRunInDocumentOrderAndReferencesPrintThem() throws {
         let markdown = """
             See \\eqref{eq:last} and \\ref{eq:first} first.
