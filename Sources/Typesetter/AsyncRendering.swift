@@ -22,6 +22,37 @@ extension Typesetter {
     public static func render(
         markdown: String, file: String, to output: String, options: RenderOptions = RenderOptions()
     ) async throws -> RenderReport {
+        try await onRenderThread(options) { try render(markdown: markdown, file: file, to: output, options: $0) }
+    }
+
+    /// Renders `markdown` to PDF bytes in memory, as ``render(markdown:file:options:)`` does,
+    /// on a thread of its own, waiting for its turn and stopped by cancelling the calling task
+    /// as ``render(markdown:file:to:options:)`` (async) is. Inside an `async` function Swift
+    /// chooses this overload.
+    /// - Throws: `CancellationError` when the task was cancelled before the render finished;
+    ///   otherwise what ``render(markdown:file:options:)`` throws.
+    public static func render(
+        markdown: String, file: String = "<memory>", options: RenderOptions = RenderOptions()
+    ) async throws -> RenderedPDF {
+        try await onRenderThread(options) { try render(markdown: markdown, file: file, options: $0) }
+    }
+
+    /// Renders a document built in code (or parsed earlier) to PDF bytes in memory, on a
+    /// thread of its own, as ``render(markdown:file:options:)`` (async) does.
+    /// - Throws: `CancellationError` when the task was cancelled before the render finished;
+    ///   otherwise what ``render(document:diagnostics:options:)`` throws.
+    public static func render(
+        document: Document, diagnostics: [Diagnostic] = [], options: RenderOptions = RenderOptions()
+    ) async throws -> RenderedPDF {
+        try await onRenderThread(options) { try render(document: document, diagnostics: diagnostics, options: $0) }
+    }
+
+    /// Runs `render` with `options` and a cancellation of its own on a new thread once a render
+    /// slot is free (``RenderSlots``), suspending the calling task meanwhile; cancelling the
+    /// task raises the cancellation, and what `render` then throws is `CancellationError`.
+    static func onRenderThread<Result: Sendable>(
+        _ options: RenderOptions, _ render: @escaping @Sendable (RenderOptions) throws -> Result
+    ) async throws -> Result {
         try await RenderSlots.shared.enter()
         defer { RenderSlots.shared.leave() }
         let cancellation = Cancellation()
@@ -32,8 +63,7 @@ extension Typesetter {
             try await withCheckedThrowingContinuation { continuation in
                 let thread = Thread {
                     do {
-                        let report = try render(markdown: markdown, file: file, to: output, options: request)
-                        continuation.resume(returning: report)
+                        continuation.resume(returning: try render(request))
                     } catch {
                         continuation.resume(throwing: cancellation.isCancelled ? CancellationError() : error)
                     }

@@ -204,12 +204,7 @@ enum FrontMatterSettings {
     /// paths unchanged.
     static func besideDocument(_ theme: String, options: RenderOptions, file: String?) -> String {
         guard !ThemeLoader.builtInNames.contains(theme), !theme.hasPrefix("/") else { return theme }
-        let folder =
-            options.baseDirectory
-            ?? file.flatMap {
-                ["-", "<stdin>", "<memory>"].contains($0) ? nil : ($0 as NSString).deletingLastPathComponent
-            }
-        guard let folder, !folder.isEmpty else { return theme }
+        let folder = ResolvedSettings.documentFolder(options, file: file ?? "<memory>")
         return (folder as NSString).appendingPathComponent(theme)
     }
 

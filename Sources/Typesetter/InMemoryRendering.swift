@@ -43,7 +43,8 @@ extension Typesetter {
 
     /// Renders Markdown to PDF bytes in memory. `file` names the text in diagnostics and is the
     /// folder relative image paths resolve against (unless ``RenderOptions/baseDirectory`` is
-    /// set); the default, `<memory>`, resolves them against the current folder.
+    /// set); the default, `<memory>`, resolves them against ``RenderOptions/root`` when one is
+    /// set, else the current folder.
     ///
     /// Pages still stream: Cairo writes them to a temporary file as they are laid out, and the
     /// finished file is read back once, so memory holds one page plus the finished PDF.
@@ -60,10 +61,6 @@ extension Typesetter {
     public static func render(
         document: Document, diagnostics: [Diagnostic] = [], options: RenderOptions = RenderOptions()
     ) throws -> RenderedPDF {
-        var options = options
-        if options.baseDirectory == nil, ["<memory>", "-", "<stdin>"].contains(document.file) {
-            options.baseDirectory = FileManager.default.currentDirectoryPath
-        }
         let path = NSTemporaryDirectory() + "typeset-\(UUID().uuidString).pdf"
         defer { try? FileManager.default.removeItem(atPath: path) }
         let report = try render(document: document, diagnostics: diagnostics, to: path, options: options)

@@ -212,20 +212,27 @@ struct ResolvedSettings {
     }
 
     /// The styling options `options` give a document named `file`: relative image paths resolve
-    /// against ``RenderOptions/baseDirectory``, else the document's folder (the current folder
-    /// for standard input).
+    /// against ``documentFolder(_:file:)``.
     static func stylingOptions(_ options: RenderOptions, file: String) -> StylingOptions {
-        let baseDirectory =
-            options.baseDirectory
-            ?? (["-", "<stdin>"].contains(file)
-                ? FileManager.default.currentDirectoryPath
-                : URL(fileURLWithPath: file).deletingLastPathComponent().path)
+        let baseDirectory = documentFolder(options, file: file)
         var styling = StylingOptions(
             justify: options.justify ?? false, hangulLineBreak: options.hangulLineBreak ?? .keepAll,
             baseDirectory: baseDirectory)
         styling.sandbox = options.sandbox
         styling.drawsImage = { ImageDecoder.isDrawable($0) }
         return styling
+    }
+
+    /// The folder the paths a document named `file` writes resolve against (its images, a
+    /// front-matter `theme:`): ``RenderOptions/baseDirectory`` when set; for a text with no file
+    /// of its own (`<memory>`, `-`, `<stdin>`), the ``RenderOptions/root`` when one is set (the
+    /// only folder it may read), else the current folder; else the file's folder.
+    static func documentFolder(_ options: RenderOptions, file: String) -> String {
+        if let base = options.baseDirectory { return base }
+        guard !["<memory>", "-", "<stdin>"].contains(file) else {
+            return options.root?.path ?? FileManager.default.currentDirectoryPath
+        }
+        return URL(fileURLWithPath: file).deletingLastPathComponent().path
     }
 }
 

@@ -22,7 +22,9 @@ public struct RenderOptions: Sendable {
     public var strict: Bool
     /// The PDF creation date; nil: `SOURCE_DATE_EPOCH` when set (reproducible builds), else now.
     public var creationDate: Date?
-    /// Folder relative image paths resolve against (default: the input file's folder).
+    /// Folder relative image paths resolve against (default: the input file's folder; for a
+    /// text with no file, `<memory>` or standard input, the ``root`` when set, else the current
+    /// folder).
     public var baseDirectory: String?
     /// Justify body paragraphs (`--justify`, front matter `justify`); nil: ragged right.
     public var justify: Bool?
@@ -234,26 +236,26 @@ public enum Typesetter {
             // Cancelled while the file was finished and tagged: discarded, never committed.
             try settings.options.cancellation?.check()
             // Warnings that say the same thing are said once, with their count.
-            let all = settings.options.coalesced(diagnostics + taggingDiagnostics + drawn.diagnostics)
+            let all = settings.options.coalesced(inSourceOrder(diagnostics + taggingDiagnostics + drawn.diagnostics))
             if settings.options.strict, !all.isEmpty { throw TypesetError.warningsAreErrors(all) }
             return RenderReport(pageCount: drawn.pageCount, diagnostics: all, files: drawn.renderer.previewFiles)
         }
     }
 
-    /// Diagnostics in source order, so a reader can walk the file top to bottom; those without
-    /// a position keep their order, after the rest.
+    /// Diagnostics in source order, so a reader can walk the file top to bottom: by file (in
+    /// the order the files are first named), line and column; those without a position keep
+    /// their order, after the rest.
     static func inSourceOrder(_ diagnostics: [Diagnostic]) -> [Diagnostic] {
-        diagnostics.enumerated().sorted { lhs, rhs in
-            switch (lhs.element.location, rhs.element.location) {
-            case (let lhsLocation?, let rhsLocation?) where lhsLocation.file == rhsLocation.file:
-                return (lhsLocation.line, lhsLocation.column, lhs.offset) < (
-                    rhsLocation.line, rhsLocation.column, rhs.offset
-                )
-            case (nil, _?): return false
-            case (_?, nil): return true
-            default: return lhs.offset < rhs.offset
-            }
-        }.map(\.element)
+        var fileRanks: [String: Int] = [:]
+        for location in diagnostics.compactMap(\.location) where fileRanks[location.file] == nil {
+            fileRanks[location.file] = fileRanks.count
+        }
+        func key(_ diagnostic: Diagnostic, _ offset: Int) -> (Int, Int, Int, Int) {
+            guard let location = diagnostic.location else { return (Int.max, 0, 0, offset) }
+            return (fileRanks[location.file] ?? Int.max, location.line, location.column, offset)
+        }
+        return diagnostics.enumerated().sorted { key($0.element, $0.offset) < key($1.element, $1.offset) }
+            .map(\.element)
     }
 
     /// `SOURCE_DATE_EPOCH` (reproducible-builds.org) when set, else now.

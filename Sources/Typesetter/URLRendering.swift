@@ -15,7 +15,7 @@ extension Typesetter {
     ) throws -> RenderReport {
         let source = try read(input)
         var report = try render(markdown: source.text, file: input.path, to: try path(of: output), options: options)
-        report.diagnostics = source.diagnostics + report.diagnostics
+        report.diagnostics = inSourceOrder(source.diagnostics + report.diagnostics)
         return report
     }
 
@@ -24,7 +24,7 @@ extension Typesetter {
     public static func render(contentsOf input: URL, options: RenderOptions = RenderOptions()) throws -> RenderedPDF {
         let source = try read(input)
         var pdf = try render(markdown: source.text, file: input.path, options: options)
-        pdf.diagnostics = source.diagnostics + pdf.diagnostics
+        pdf.diagnostics = inSourceOrder(source.diagnostics + pdf.diagnostics)
         return pdf
     }
 
@@ -36,11 +36,24 @@ extension Typesetter {
     public static func render(
         contentsOf input: URL, to output: URL, options: RenderOptions = RenderOptions()
     ) async throws -> RenderReport {
-        let source = try read(input)
         let target = try path(of: output)
-        var report = try await render(markdown: source.text, file: input.path, to: target, options: options)
-        report.diagnostics = source.diagnostics + report.diagnostics
-        return report
+        // Read on the render's thread: a file of up to 512 MiB is no work for the task's executor.
+        return try await onRenderThread(options) { options in
+            let source = try read(input)
+            var report = try render(markdown: source.text, file: input.path, to: target, options: options)
+            report.diagnostics = inSourceOrder(source.diagnostics + report.diagnostics)
+            return report
+        }
+    }
+
+    /// Renders the Markdown file `input` to PDF bytes in memory on a thread of its own, as
+    /// ``render(markdown:file:options:)`` (async) does.
+    /// - Throws: `CancellationError` when the task was cancelled; otherwise as
+    ///   ``render(contentsOf:options:)``.
+    public static func render(contentsOf input: URL, options: RenderOptions = RenderOptions()) async throws
+        -> RenderedPDF
+    {
+        try await onRenderThread(options) { try render(contentsOf: input, options: $0) }
     }
 
     /// The text of the file `url`, decoded.

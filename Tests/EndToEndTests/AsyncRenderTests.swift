@@ -1,4 +1,5 @@
 import Foundation
+import MarkdownParser
 import TestSupport
 import Testing
 import Typesetter
@@ -79,6 +80,63 @@ extension AsynchronousRenderSuites {
             print("async cancellation: returned after \(share) of a whole render's time")
             let left = try FileManager.default.contentsOfDirectory(atPath: folder)
             #expect(left.isEmpty, "left behind: \(left)")
+        }
+
+        /// The synchronous in-memory render (in an asynchronous function the asynchronous
+        /// overload is chosen).
+        func renderInMemoryNow(_ markdown: String, options: RenderOptions) throws -> RenderedPDF {
+            try Typesetter.render(markdown: markdown, options: options)
+        }
+
+        /// The in-memory renders have asynchronous overloads too (a server that wants bytes
+        /// need not block its executor or write a file): the same bytes as the synchronous
+        /// call, and a cancelled task's render, of Markdown, of a parsed document or of a file
+        /// URL, throws `CancellationError` — a task cancelled beforehand at once, one cancelled
+        /// a tenth of the way into a long render before it ends (the synchronous call, run in
+        /// a task, ran to its end).
+        @Test func theInMemoryRendersAreAsynchronousAndCancellable() async throws {
+            var options = RenderOptions()
+            options.creationDate = Date(timeIntervalSince1970: 0)
+            let short = document(sections: 2)
+            let awaited = try await Typesetter.render(markdown: short, options: options)
+            #expect(awaited.data == (try renderInMemoryNow(short, options: options)).data)
+
+            let folder = try Render.scratchFolder("async-memory")
+            try short.write(toFile: folder + "/a.md", atomically: false, encoding: .utf8)
+            let parsed = MarkdownParser.parse(short, file: "a.md")
+            let beforehand: [@Sendable () async throws -> RenderedPDF] = [
+                { try await Typesetter.render(markdown: short) },
+                { try await Typesetter.render(document: parsed.document) },
+                { try await Typesetter.render(contentsOf: URL(fileURLWithPath: folder + "/a.md")) },
+            ]
+            for render in beforehand {
+                let task = Task {
+                    withUnsafeCurrentTask { $0?.cancel() }
+                    return try await render()
+                }
+                await #expect(throws: CancellationError.self) { try await task.value }
+            }
+
+            let long = document(sections: 40)
+            var cancelled = false
+            var wait = 0.1
+            for _ in 0..<3 where !cancelled {
+                let start = DispatchTime.now().uptimeNanoseconds
+                _ = try await Typesetter.render(markdown: long)
+                let whole = Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9
+                let task = Task { try await Typesetter.render(markdown: long) }
+                let delay = whole * wait
+                Thread {
+                    Thread.sleep(forTimeInterval: delay)
+                    task.cancel()
+                }.start()
+                if case .failure(let error) = await task.result {
+                    #expect(error is CancellationError, "\(error)")
+                    cancelled = true
+                }
+                wait /= 2
+            }
+            #expect(cancelled, "no attempt was still running when cancelled")
         }
 
         /// A task cancelled before the render starts throws at once and writes nothing.

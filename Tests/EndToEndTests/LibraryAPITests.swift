@@ -195,11 +195,11 @@ import Typography
         let options = RenderOptions(creationDate: fixed, baseDirectory: Render.packageRoot + "/templates")
         var start = Date()
         var sequential: [RenderedPDF] = []
-        for _ in 0..<8 { sequential.append(try Typesetter.render(markdown: markdown, options: options)) }
+        for _ in 0..<8 { sequential.append(try await Typesetter.render(markdown: markdown, options: options)) }
         let sequentialSeconds = Date().timeIntervalSince(start)
         start = Date()
         let concurrent = try await withThrowingTaskGroup(of: RenderedPDF.self) { group in
-            for _ in 0..<8 { group.addTask { try Typesetter.render(markdown: markdown, options: options) } }
+            for _ in 0..<8 { group.addTask { try await Typesetter.render(markdown: markdown, options: options) } }
             var all: [RenderedPDF] = []
             for try await pdf in group { all.append(pdf) }
             return all

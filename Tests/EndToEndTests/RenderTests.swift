@@ -60,6 +60,32 @@ import Typography
         #expect(heading.height > body.height * 1.6)
     }
 
+    /// A report's warnings are in source order whichever stage finds them: styling (an
+    /// attribute, a note, a link, raw HTML), the survey's pictures, the drawing pass (a word
+    /// wider than the measure) and the tagging pass (a picture without alternative text).
+    @Test func aReportsWarningsAreInSourceOrderWhicheverStageFindsThem() throws {
+        let markdown = """
+            # Title
+
+            ![missing](no-such-picture.png)
+
+            Text with a bad [span]{.headline tracking=abc} here.
+
+            A footnote reference[^nope] and a [broken link](#no-such-heading).
+
+            <blink>raw html</blink>
+
+            \(String(repeating: "x", count: 400))
+
+            ![](no-such-picture-either.png)
+            """
+        let (_, report) = try Render.markdown(markdown, name: "warnings-in-source-order")
+        let places = report.diagnostics.compactMap { $0.location.map { ($0.line, $0.column) } }
+        #expect(places.count >= 7, "\(report.diagnostics)")
+        #expect(places.elementsEqual(places.sorted { $0 < $1 }, by: ==), "\(report.diagnostics)")
+        #expect(report.diagnostics.first?.location?.line == 3, "\(report.diagnostics)")
+    }
+
     @Test func titleComesFromTheFirstHeadingAndKoreanReadsBack() throws {
         let (pdf, _) = try Render.markdown("Intro text.\n\n# 보고서: Annual Report\n\nBody.", name: "title")
         #expect(try PDFProbe.info(pdf)["Title"] == "보고서: Annual Report")

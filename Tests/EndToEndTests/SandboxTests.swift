@@ -203,6 +203,29 @@ import Typography
         #expect(!FileManager.default.fileExists(atPath: root + "/t.pdf"))
     }
 
+    /// A text with no file of its own (the in-memory render's `<memory>`) resolves its paths
+    /// against the root when one is set, as it may read nothing else: a picture and a theme
+    /// beside it in the root are read, one outside it is not, and a `baseDirectory` given
+    /// still wins.
+    @Test func aTextWithoutAFileResolvesAgainstTheRoot() throws {
+        let (root, _, picture) = try layout("memory")
+        try Support.tinyPNG.write(to: URL(fileURLWithPath: root + "/inside.png"))
+        try #"{"name": "Inside", "roles": {"Body": {"size": 12}}}"#.write(
+            toFile: root + "/inside.json", atomically: false, encoding: .utf8)
+        var options = RenderOptions()
+        options.root = URL(fileURLWithPath: root)
+        let markdown = "---\ntheme: inside.json\n---\n\n![inside](inside.png)\n\n![outside](\(picture))\n"
+        let rendered = try Typesetter.render(markdown: markdown, options: options)
+        let warnings = rendered.diagnostics.map(\.description)
+        #expect(warnings.count == 1 && warnings[0].contains("<memory>:7:1") && warnings[0].contains("is outside"))
+        try rendered.data.write(to: URL(fileURLWithPath: root + "/memory.pdf"))
+        #expect(try imageCount(root + "/memory.pdf") == 1)
+
+        options.baseDirectory = root + "/elsewhere"
+        let based = try Typesetter.render(markdown: "![inside](inside.png)\n", options: options)
+        #expect(based.diagnostics.contains { $0.description.contains("inside.png") }, "\(based.diagnostics)")
+    }
+
     /// The title block's values are styled as the document is: a picture in the title or the
     /// abstract is read from the document's folder (not the current one) and never outside
     /// the root (a placeholder and a warning at the `abstract` line).
