@@ -195,7 +195,16 @@ enum PandocTables {
             let text = lines[line].drop { $0 == " " }
             let caption = text.hasPrefix("Table:") ? text.dropFirst(6) : text.dropFirst(1)
             lines[line] = Substring("[" + caption.drop { $0 == " " })
-            lines[end - 1] += "]{.caption .\(Attributes.tableCaptionClass)}"
+            // pandoc-crossref's and Quarto's label after the caption (`Table: Sizes. {#tbl:sizes}`)
+            // joins the caption's span, whose id the table takes.
+            let last = lines[end - 1]
+            if let attributes = Self.trailingAttributes(last) {
+                let text = last[..<attributes.lowerBound].reversed().drop { $0 == " " }.reversed()
+                let inner = last[last.index(after: attributes.lowerBound)..<last.index(before: attributes.upperBound)]
+                lines[end - 1] = Substring(String(text) + "]{\(inner) .caption .\(Attributes.tableCaptionClass)}")
+            } else {
+                lines[end - 1] += "]{.caption .\(Attributes.tableCaptionClass)}"
+            }
             rewritten = true
         }
         return rewritten ? lines : nil
@@ -280,6 +289,18 @@ enum PandocTables {
         let text = line.trimmingSpaces
         guard text.hasPrefix("[!"), text.hasSuffix("]"), text.count > 3 else { return false }
         return text.dropFirst(2).dropLast().allSatisfy { $0.isASCII && $0.isLetter }
+    }
+
+    /// The attributes `line` ends with, braces included: `{` then `#` or `.` (an id or a class,
+    /// as Pandoc's attribute syntax opens), no brace inside, `}` last (trailing spaces
+    /// aside), after a space; nil for none (`sizes {x}` is text).
+    static func trailingAttributes(_ line: Substring) -> Range<Substring.Index>? {
+        guard let close = line.lastIndex(where: { $0 != " " }), line[close] == "}",
+            let open = line[..<close].lastIndex(of: "{"), open > line.startIndex,
+            line[line.index(before: open)] == " ", !line[line.index(after: open)..<close].contains("}"),
+            let first = line[line.index(after: open)..<close].first(where: { $0 != " " }), first == "#" || first == "."
+        else { return nil }
+        return open..<line.index(after: close)
     }
 
     /// Where the table caption that `lines[index]` opens ends (exclusive), or nil when it opens

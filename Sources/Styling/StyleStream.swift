@@ -108,12 +108,18 @@ public struct StyleStream: Sendable {
     /// Nil when the blocks at `index` are not a caption and a table without one.
     static func tableWithPandocCaption(_ blocks: BlockList, at index: Int) -> Block? {
         guard index + 1 < blocks.count else { return nil }
+        // The caption's inlines; an id written with it (`{#tbl:sizes}`) stays on a span around
+        // them, so the table's caption is the link's destination.
         func caption(_ block: Block) -> [Inline]? {
             guard case .paragraph(let inlines) = block.kind, inlines.count == 1,
                 case .span(let attributes, let children) = inlines[0],
                 attributes.classes.contains(Attributes.tableCaptionClass)
             else { return nil }
-            return children
+            guard let id = attributes.id else { return children }
+            var labelled = Attributes()
+            labelled.id = id
+            labelled.location = attributes.location
+            return [.span(labelled, children)]
         }
         let first = blocks[index]
         let second = blocks[index + 1]

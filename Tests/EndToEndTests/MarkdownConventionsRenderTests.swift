@@ -66,6 +66,28 @@ import Typesetter
     /// stays centred over the table. Members: a one-line caption over a table of two narrow
     /// columns (it was set a word or two a line, hyphenated, inside the table's 29 pt), a
     /// caption of several lines over it, and a short caption over a wide table.
+    /// A table labelled after its caption (`Table: … {#tbl:dims}`, pandoc-crossref's form) is
+    /// a link's destination, at its caption, and the label is no text of the page.
+    @Test func aTableLabelledAfterItsCaptionIsALinksDestination() throws {
+        let markdown = """
+            See [the table](#tbl:dims).
+
+            | a | b |
+            |---|---|
+            | 1 | 2 |
+
+            Table: Sample dimensions. {#tbl:dims}
+            """
+        let (pdf, report) = try Render.markdown(markdown, name: "table-label")
+        #expect(report.diagnostics.isEmpty, "\(report.diagnostics)")
+        #expect(!(try PDFProbe.text(pdf)).contains("{#"))
+        let qdf = try QDF(pdf)
+        let destination = try #require(qdf.namedDestinations()["tbl:dims"], "\(qdf.namedDestinations().keys)")
+        let caption = try #require(try PDFProbe.words(pdf).first { $0.text == "Sample" })
+        let top = DocumentFeatureTests.pageHeight - destination.y
+        #expect(top <= caption.yMin + 0.25 * caption.height && top > caption.yMin - 40, "\(top) \(caption.yMin)")
+    }
+
     @Test func aCaptionWiderThanItsTableIsSetAcrossTheMeasure() throws {
         let narrow = "| a | b |\n|---|---|\n| 1 | 2 |\n"
         let wide = "| Name | Value | Notes on the value of each row |\n|---|---|---|\n| alpha | 1 | the first |\n"

@@ -290,6 +290,29 @@ import Testing
         #expect(text.hasSuffix("lines."), "\(text)")
     }
 
+    /// pandoc-crossref's and Quarto's label after a caption (`{#tbl:sizes}`, `{#tbl-q .striped}`,
+    /// on its last line) is the caption span's id, not text; braces that open no attribute
+    /// (`{x}`, a brace not after a space) stay text.
+    @Test(arguments: [
+        ("Table: Sample sizes. {#tbl:sizes}", "Sample sizes.", "tbl:sizes"),
+        (": Quarto form {#tbl-q .striped}  ", "Quarto form", "tbl-q"),
+        ("Table: Over two\nlines. {#tbl:two}", "Over two lines.", "tbl:two"),
+        ("Table: Values of {x} in {y}", "Values of {x} in {y}", nil),
+        ("Table: glued{#tbl:no}", "glued{#tbl:no}", nil),
+    ])
+    func aLabelAfterACaptionIsItsID(line: String, text: String, id: String?) throws {
+        let blocks = parsed("| A |\n|---|\n| 1 |\n\n\(line)\n")
+        let span = blocks.lazy.compactMap { block -> (Attributes, [Inline])? in
+            guard case .paragraph(let inlines) = block.kind, case .span(let attributes, let children)? = inlines.first,
+                attributes.classes.contains("caption")
+            else { return nil }
+            return (attributes, children)
+        }.first
+        let (attributes, children) = try #require(span, "\(line): \(blocks)")
+        #expect(children.plainText.replacingOccurrences(of: "\n", with: " ") == text, "\(children)")
+        #expect(attributes.id == id, "\(attributes)")
+    }
+
     /// A caption holding a link, a span, a note or an inline note is a caption, its brackets
     /// paired inside the caption's span; one whose brackets do not pair is left as written.
     @Test(arguments: [
