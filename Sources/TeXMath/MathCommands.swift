@@ -123,7 +123,8 @@ extension MathParser {
     ]
 
     mutating func unknown(_ name: String, at start: Int, into nodes: inout [MathNode]) {
-        problem("unknown math command \\\(name)", at: start)
+        let near = MathSymbols.nearName(to: name).map { "; did you mean \\\($0)?" } ?? ""
+        problem("unknown math command \\\(name)\(near)", at: start)
         nodes.append(.atom(MathAtom(.ord, .error("\\" + name))))
     }
 

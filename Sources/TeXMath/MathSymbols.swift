@@ -40,6 +40,41 @@ public enum MathSymbols {
         }
     }
 
+    /// The symbol command one slip of the keyboard from `name` (a letter left out, one too
+    /// many, one mistyped, or two neighbours swapped: `alpah` for `alpha`, `lamda` for
+    /// `lambda`), the shortest first; nil when none is, or when `name` is shorter than three
+    /// letters (too many names lie one slip from `ab`).
+    static func nearName(to name: String) -> String? {
+        let typed = Array(name.utf8)
+        guard typed.count >= 3 else { return nil }
+        let candidates = ((typed.count - 1)...(typed.count + 1)).flatMap { namesByLength[$0] ?? [] }
+        return candidates.filter { Self.isOneSlip(typed, $0) }.map { String(decoding: $0, as: UTF8.self) }
+            .min { ($0.count, $0) < ($1.count, $1) }
+    }
+
+    /// The symbol commands' names as bytes, by length (``nearName(to:)`` compares a name only
+    /// with those a slip away in length).
+    private static let namesByLength: [Int: [[UInt8]]] = Dictionary(grouping: table.keys.map { Array($0.utf8) }) {
+        $0.count
+    }
+
+    /// Whether `candidate` differs from `typed` by one inserted, deleted or replaced byte, or
+    /// by two neighbouring bytes swapped.
+    static func isOneSlip(_ typed: [UInt8], _ candidate: [UInt8]) -> Bool {
+        guard abs(typed.count - candidate.count) <= 1, typed != candidate else { return false }
+        let prefix = zip(typed, candidate).prefix { $0 == $1 }.count
+        let typedRest = typed[prefix...]
+        let candidateRest = candidate[prefix...]
+        if typed.count == candidate.count {
+            if typedRest.dropFirst().elementsEqual(candidateRest.dropFirst()) { return true }
+            return typedRest.count >= 2 && typedRest.first == candidateRest.dropFirst().first
+                && candidateRest.first == typedRest.dropFirst().first
+                && typedRest.dropFirst(2).elementsEqual(candidateRest.dropFirst(2))
+        }
+        return typed.count > candidate.count
+            ? typedRest.dropFirst().elementsEqual(candidateRest) : candidateRest.dropFirst().elementsEqual(typedRest)
+    }
+
     private static let table: [String: MathSymbol] = {
         var table: [String: MathSymbol] = [:]
         table.reserveCapacity(2600)

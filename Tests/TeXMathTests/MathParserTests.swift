@@ -331,6 +331,20 @@ import Testing
         #expect(MathParser.textMode(#"a $b$ c"#) == "a b c")
     }
 
+    /// An unknown command one slip from a symbol's name is answered with it: a letter left out,
+    /// one too many, one mistyped, two neighbours swapped; a name two slips away, or of fewer
+    /// than three letters, is not.
+    @Test(arguments: [
+        (#"\alpah"#, #"\alpha"#), (#"\lamda"#, #"\lambda"#), (#"\Sigam"#, #"\Sigma"#),
+        (#"\infyt"#, #"\infty"#), (#"\bteta"#, #"\beta"#), (#"\pii"#, #"\pi"#),
+        (#"\qqqqxz"#, nil), (#"\xq"#, nil),
+    ])
+    func anUnknownCommandOneSlipFromASymbolIsAnswered(source: String, near: String?) {
+        let message = MathParser.parse(source).problems.first?.message ?? ""
+        #expect(message.hasPrefix("unknown math command \(source)"), "\(message)")
+        #expect(message.hasSuffix(near.map { "; did you mean \($0)?" } ?? source), "\(message)")
+    }
+
     /// Commands a document defines hold for the rest of the formula and for the formulas after
     /// it (as MathJax keeps them): with arguments, an optional first argument, `\def`,
     /// `\let`, `\DeclareMathOperator`; `\renewcommand` replaces a known command,
