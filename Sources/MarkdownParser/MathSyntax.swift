@@ -643,6 +643,15 @@ enum MathSyntax {
         _ bytes: [UInt8], at index: Int, lineEnd: Int, into output: inout [UInt8], scan: inout Scan
     ) -> Int? {
         guard let referenceEnd = Self.referenceEnd(bytes, at: index, lineEnd: lineEnd) else { return nil }
+        // LaTeX's tie before a reference (`Eq.~\eqref{key}`): a no-break space, as TeX sets
+        // `~`, so the reference keeps to the word before it. A `~` escaped or doubled is text.
+        let tilde = UInt8(ascii: "~")
+        if index > 0, bytes[index - 1] == tilde, output.last == tilde,
+            index < 2 || (bytes[index - 2] != tilde && bytes[index - 2] != UInt8(ascii: "\\"))
+        {
+            output.removeLast()
+            output += Self.noBreakSpace
+        }
         let position = scan.position(of: index)
         let closing = scan.position(of: referenceEnd)
         output += marker(
@@ -651,6 +660,9 @@ enum MathSyntax {
             endColumn: closing.column, sourceStart: position)
         return referenceEnd
     }
+
+    /// U+00A0 NO-BREAK SPACE in UTF-8.
+    static let noBreakSpace: [UInt8] = [0xC2, 0xA0]
 
     /// Writes a bare e-mail address whose `@` is at `index` as an autolink, or escapes the
     /// `![` at `index`, when its paragraph holds so many that cmark-gfm would read them in

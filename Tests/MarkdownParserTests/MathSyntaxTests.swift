@@ -33,6 +33,15 @@ import Testing
         }.joined(separator: "\n")
     }
 
+    /// LaTeX's tie before a reference in running text, `Eq.~\eqref{key}` and `Fig.~\ref{key}`,
+    /// is a no-break space (the reference read as a formula, as without it); an escaped `\~`
+    /// or a doubled `~~` before one is text, and a `~` before anything else is untouched.
+    @Test func aTieBeforeAReferenceIsANoBreakSpace() {
+        let text = Self.text(#"Eq.~\eqref{a}, Fig.~\ref{b}, not \~\ref{c}, x~y."#)
+        #expect(text == "Eq.\u{00A0}\\eqref{a}, Fig.\u{00A0}\\ref{b}, not ~\\ref{c}, x~y.", "\(text)")
+        #expect(Self.formulas(#"Eq.~\eqref{a} and Fig.~\ref{b}"#).map(\.source) == [#"\eqref{a}"#, #"\ref{b}"#])
+    }
+
     @Test func inlineAndDisplayFormulas() {
         let found = Self.formulas("Euler: $e^{i\\pi} + 1 = 0$, and $`a^2`$ too.\n\n$$\n\\int_0^1 x\\,dx\n$$\n")
         #expect(found.map(\.source) == [#"e^{i\pi} + 1 = 0"#, "a^2", #"\int_0^1 x\,dx"#])
