@@ -375,6 +375,7 @@ struct CmarkConverter {
         }
         switch type {
         case CMARK_NODE_PARAGRAPH:
+            warnOfMismatchedDelimiterRow(node)
             let (inlines, _) = self.inlines(of: node, depth: depth + 1, heading: false, paragraph: true)
             if let blocks = RawHTML.splitAtHeadings(inlines, location: loc) {
                 // Raw `<h1>`–`<h6>` tags in the paragraph: its text and the headings as blocks.
@@ -549,6 +550,37 @@ struct CmarkConverter {
                     at: place, kind: .content))
         }
         return Table(alignments: alignments, header: header, rows: rows)
+    }
+
+    /// Warns, at the delimiter row, about a paragraph that is a pipe table but for its header
+    /// and delimiter rows having different numbers of cells, which GitHub reads as no table
+    /// (GitHub Flavored Markdown, "Tables (extension)": "The header row must match the
+    /// delimiter row in the number of cells"): it is set as text, as GitHub sets it.
+    private mutating func warnOfMismatchedDelimiterRow(_ node: OpaquePointer) {
+        let start = startLine(node)
+        let end = Int(cmark_node_get_end_line(node)) + lineDelta
+        guard mode != .replay, start > 0, end > start, end <= source.lines.count else { return }
+        for line in (start + 1)...end where MathSyntax.isDelimiterRow(source.lines[line - 1][...]) {
+            let header = source.lines[line - 2][...]
+            guard header.contains(UInt8(ascii: "|")) else { continue }
+            let headerCells = MathSyntax.cellCount(in: header)
+            let delimiterCells = MathSyntax.cellCount(in: source.lines[line - 1][...])
+            guard headerCells != delimiterCells else { continue }
+            let bytes = source.lines[line - 1]
+            let column = (bytes.firstIndex { $0 != 0x20 && $0 != 0x09 && $0 != UInt8(ascii: ">") } ?? 0) + 1
+            var warning = Diagnostic(
+                .warning,
+                "a table's header row has \(headerCells) cell\(headerCells == 1 ? "" : "s") and its delimiter "
+                    + "row \(delimiterCells): GitHub reads a table only when the two have as many, so these "
+                    + "lines are set as text",
+                at: SourceLocation(
+                    file: file, line: line, column: source.lines.sourceColumn(line: line - 1, column: column)),
+                kind: .content)
+            // Said apart for other counts: the numbers are the case.
+            warning.distinction = "\(headerCells) \(delimiterCells)"
+            diagnostics.append(warning)
+            return
+        }
     }
 
     /// The cells past the table's `columns` in `row`'s source line, which cmark-gfm drops as

@@ -254,8 +254,6 @@ enum MathSyntax {
         return count
     }
 
-    /// The cells of `line` as a GitHub table row: one more than its ``cellBoundaries(in:)``,
-    /// less a `|` that opens or closes the row.
     /// The rows of the table whose delimiter row ends at `start` and the cells they write (at
     /// most `columns` a row), the header's `headerCells` with them, when its grid of `columns`
     /// columns holds more than ``RawHTML/slotsPerWrittenCell`` slots for each cell written (and more
@@ -280,6 +278,9 @@ enum MathSyntax {
         return grid > max(RawHTML.spanSlotFloor, RawHTML.slotsPerWrittenCell * cells) ? (rows, cells) : nil
     }
 
+    /// The cells of `line` as a GitHub table row: one more than its ``cellBoundaries(in:)``,
+    /// less a `|` that opens or closes the row (its indent, block quote and list markers, and
+    /// trailing spaces aside).
     static func cellCount(in line: ArraySlice<UInt8>) -> Int {
         func isSpace(_ byte: UInt8) -> Bool { byte == 0x20 || byte == 0x09 || byte == 0x0A || byte == 0x0D }
         let row = line[Self.rowStart(in: line)...]

@@ -215,6 +215,29 @@ import Testing
     }
 }
 
+/// A pipe table whose header and delimiter rows have different numbers of cells is no table
+/// to GitHub: its lines are set as text, and that is said at the delimiter row — at the top
+/// level, in a quote, in a list item; rows of as many cells are a table, and a line of pipes
+/// and hyphens after prose with no pipe is not taken for one.
+@Suite struct MismatchedDelimiterRowTests {
+    func warnings(_ markdown: String) -> [String] {
+        MarkdownParser.parse(markdown, file: "t.md").diagnostics.filter { $0.message.contains("delimiter row") }.map {
+            "\($0.location.map { "\($0.line):\($0.column)" } ?? "nowhere") \($0.message)"
+        }
+    }
+
+    @Test func aDelimiterRowOfOtherCellsIsNamed() {
+        let top = warnings("| a | b |\n|---|\n| 1 | 2 |\n")
+        #expect(top.count == 1 && top[0].hasPrefix("2:1 a table's header row has 2 cells and its delimiter row 1"))
+        #expect(warnings("> | x | y | z |\n> |---|---|\n").map { $0.prefix(4) } == ["2:3 "])
+        #expect(warnings("- | p | q |\n  |:-:|\n").map { $0.prefix(4) } == ["2:3 "])
+        #expect(warnings("| ok | fine |\n|----|------|\n| 1 | 2 |\n").isEmpty)
+        #expect(warnings("Prose without a pipe\n|---|---|\n").isEmpty)
+        let both = warnings("| a | b |\n|---|\n\n| a | b | c |\n|---|\n")
+        #expect(both.count == 2, "each such table is named: \(both)")
+    }
+}
+
 /// Table cells past the delimiter row's count, which GitHub (and cmark-gfm) drop: one warning
 /// a table at the first such cell, quoting their text, counting the rows; a row whose extra
 /// cells are empty loses nothing and is not named.
