@@ -148,6 +148,15 @@ public enum MarkdownParser {
                         + "'$n^{\\text{th}}$'",
                     at: SourceLocation(file: file, line: place.line, column: place.column), kind: .content))
         }
+        for place in marking.findings.unclosedInlines {
+            diagnostics.append(
+                Diagnostic(
+                    .warning,
+                    "'$' opens a formula that no '$' closes in its paragraph ('\(place.written)…'); set as text (a "
+                        + "closing '$' follows no space and comes before no digit or letter; a dollar sign alone "
+                        + "is written '\\$')",
+                    at: SourceLocation(file: file, line: place.line, column: place.column), kind: .content))
+        }
         for place in marking.findings.unclosedDisplays {
             diagnostics.append(
                 Diagnostic(

@@ -50,6 +50,9 @@ enum MathSyntax {
     /// 1-based byte column.
     struct Findings {
         var unclosedDisplays: [(line: Int, column: Int)] = []
+        /// Each `$` that opens TeX no `$` closes (``looksLikeTeX(_:)``), left as text: where it
+        /// is written, and its first words.
+        var unclosedInlines: [(line: Int, column: Int, written: String)] = []
         /// Formulas a letter after the closing dollar kept as text, where the letters are an
         /// English suffix (`$n$th`, `$x$s`): where each is written, and what it is.
         var suffixedFormulas: [(line: Int, column: Int, written: String)] = []
@@ -1079,12 +1082,48 @@ enum MathSyntax {
                     let written = String(decoding: bytes[index..<(position + 1 + suffix)], as: UTF8.self)
                     let place = scan.position(of: index)
                     scan.findings.suffixedFormulas.append((place.line, place.column, written))
+                } else {
+                    noteUnclosed(bytes, from: index, to: position, scan: &scan)
                 }
                 return nil
             }
             position += 1
         }
+        if closingInBraces == nil { noteUnclosed(bytes, from: index, to: position, scan: &scan) }
         return closingInBraces.map(closing)
+    }
+
+    /// Notes the `$` at `index` as a formula left open when what follows it up to `end` (the
+    /// next `$`, or its paragraph's end) reads as TeX (``looksLikeTeX(_:)``): a dollar before a
+    /// price or a shell variable is text, and said nothing of.
+    static func noteUnclosed(_ bytes: [UInt8], from index: Int, to end: Int, scan: inout Scan) {
+        let following = bytes[(index + 1)..<min(end, bytes.count)]
+        guard looksLikeTeX(following) else { return }
+        let place = scan.position(of: index)
+        let words = String(decoding: bytes[index..<min(end, index + 1 + 30)], as: UTF8.self)
+        let written = words.split(separator: "\n").first.map(String.init) ?? words
+        scan.findings.unclosedInlines.append((place.line, place.column, written))
+    }
+
+    /// Whether `text`, what follows an opening `$`, reads as TeX: it starts with a letter or a
+    /// backslash (not a digit or a space: `$5`, `$ 5`) and within its first 40 bytes holds a
+    /// superscript or a subscript after its first character, or a command (`\` and a letter):
+    /// `$E = mc^2 is`, `$x_1 and`, `$\alpha`, not `$HOME/bin`, `$USD` or `$_SESSION`.
+    static func looksLikeTeX(_ text: ArraySlice<UInt8>) -> Bool {
+        guard let first = text.first,
+            first == UInt8(ascii: "\\") || (0x41...0x5A).contains(first) || (0x61...0x7A).contains(first)
+        else { return false }
+        let start = text.startIndex
+        for index in text.indices.prefix(40) {
+            let byte = text[index]
+            if byte == UInt8(ascii: "^") || byte == UInt8(ascii: "_") { return index > start }
+            if byte == UInt8(ascii: "\\"), index + 1 < text.endIndex,
+                (0x41...0x5A).contains(text[index + 1] & 0xDF)
+            {
+                return true
+            }
+        }
+        return false
     }
 
     /// The length of the English suffix at `index` (`th`, `st`, `nd`, `rd`, `s`, `'s`) when a

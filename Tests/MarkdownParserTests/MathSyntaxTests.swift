@@ -42,6 +42,20 @@ import Testing
         #expect(Self.formulas(#"Eq.~\eqref{a} and Fig.~\ref{b}"#).map(\.source) == [#"\eqref{a}"#, #"\ref{b}"#])
     }
 
+    /// A `$` that opens TeX no `$` closes is set as text and named at its place; a dollar
+    /// before a price or a shell variable, one that closes, and one in code are not named.
+    @Test func aFormulaLeftOpenIsNamed() {
+        func places(_ markdown: String) -> [String] {
+            MarkdownParser.parse(markdown, file: "t.md").diagnostics.filter { $0.message.contains("no '$' closes") }
+                .compactMap { $0.location.map { "\($0.line):\($0.column)" } }
+        }
+        #expect(places("The energy $E = mc^2 is conserved, and the mass $m$ is constant.\n") == ["1:12"])
+        #expect(places("A $x_1 and then $y$ here.\n\nThe price $\\alpha is odd.\n") == ["1:3", "3:11"])
+        #expect(places("It costs $5 and $10; see $HOME/bin and $PATH, `$x^2`.\n").isEmpty)
+        #expect(places("Fine $a^2$ and $b$, $USD and $_SESSION.\n").isEmpty)
+        #expect(Self.text("The energy $E = mc^2 is here.\n") == "The energy $E = mc^2 is here.")
+    }
+
     @Test func inlineAndDisplayFormulas() {
         let found = Self.formulas("Euler: $e^{i\\pi} + 1 = 0$, and $`a^2`$ too.\n\n$$\n\\int_0^1 x\\,dx\n$$\n")
         #expect(found.map(\.source) == [#"e^{i\pi} + 1 = 0"#, "a^2", #"\int_0^1 x\,dx"#])
