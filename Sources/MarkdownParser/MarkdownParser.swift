@@ -139,45 +139,7 @@ public enum MarkdownParser {
         if marked != text { source = SourceText(marked, file: file) }
         source.writtenCells = marking.findings.wideRows
         source.definitionOpenings = definitionOpenings?.lines ?? []
-        for place in marking.findings.suffixedFormulas {
-            diagnostics.append(
-                Diagnostic(
-                    .warning,
-                    "'\(place.written)' is set as text: a letter after the closing '$' closes no formula (GitHub's "
-                        + "rule, which keeps '$PATH:$HOME' text); write it with a hyphen or a script, as '$n$-th' or "
-                        + "'$n^{\\text{th}}$'",
-                    at: SourceLocation(file: file, line: place.line, column: place.column), kind: .content))
-        }
-        for place in marking.findings.unclosedInlines {
-            diagnostics.append(
-                Diagnostic(
-                    .warning,
-                    "'$' opens a formula that no '$' closes in its paragraph ('\(place.written)…'); set as text (a "
-                        + "closing '$' follows no space and comes before no digit or letter; a dollar sign alone "
-                        + "is written '\\$')",
-                    at: SourceLocation(file: file, line: place.line, column: place.column), kind: .content))
-        }
-        for place in marking.findings.unclosedDisplays {
-            diagnostics.append(
-                Diagnostic(
-                    .warning, "'$$' opens display math with no closing '$$' in its paragraph; set as text",
-                    at: SourceLocation(file: file, line: place.line, column: place.column), kind: .content))
-        }
-        for table in marking.findings.wideTables {
-            let message =
-                if let sparse = table.sparse {
-                    "table of \(table.columns) columns and \(sparse.rows) rows writes \(sparse.cells) cells: its "
-                        + "\(table.columns * sparse.rows) places, the rest empty, are more than "
-                        + "\(RawHTML.slotsPerWrittenCell) for each cell written; set as text"
-                } else {
-                    "table of \(table.columns) columns is wider than the \(MathSyntax.maximumTableColumns) a table "
-                        + "may have; set as text"
-                }
-            diagnostics.append(
-                Diagnostic(
-                    .warning, message, at: SourceLocation(file: file, line: table.line, column: table.column),
-                    kind: .content))
-        }
+        diagnostics += marking.findings.diagnostics(file: file)
 
         let smart = smartPunctuation(metadata, diagnostics: &diagnostics)
         source.keepsEscapedPunctuation = smart
@@ -363,5 +325,53 @@ public enum MarkdownParser {
                     at: metadata.fieldLocations[key], kind: .frontMatter))
             return true
         }
+    }
+}
+
+extension MathSyntax.Findings {
+    /// What the pass found, as warnings in `file`: formulas an English suffix kept as text,
+    /// formulas left open, display math left open, and tables set as text.
+    func diagnostics(file: String) -> [Diagnostic] {
+        var found: [Diagnostic] = []
+        for place in suffixedFormulas {
+            found.append(
+                Diagnostic(
+                    .warning,
+                    "'\(place.written)' is set as text: a letter after the closing '$' closes no formula (GitHub's "
+                        + "rule, which keeps '$PATH:$HOME' text); write it with a hyphen or a script, as '$n$-th' or "
+                        + "'$n^{\\text{th}}$'",
+                    at: SourceLocation(file: file, line: place.line, column: place.column), kind: .content))
+        }
+        for place in unclosedInlines {
+            found.append(
+                Diagnostic(
+                    .warning,
+                    "'$' opens a formula that no '$' closes in its paragraph ('\(place.written)…'); set as text (a "
+                        + "closing '$' follows no space and comes before no digit or letter; a dollar sign alone "
+                        + "is written '\\$')",
+                    at: SourceLocation(file: file, line: place.line, column: place.column), kind: .content))
+        }
+        for place in unclosedDisplays {
+            found.append(
+                Diagnostic(
+                    .warning, "'$$' opens display math with no closing '$$' in its paragraph; set as text",
+                    at: SourceLocation(file: file, line: place.line, column: place.column), kind: .content))
+        }
+        for table in wideTables {
+            let message =
+                if let sparse = table.sparse {
+                    "table of \(table.columns) columns and \(sparse.rows) rows writes \(sparse.cells) cells: its "
+                        + "\(table.columns * sparse.rows) places, the rest empty, are more than "
+                        + "\(RawHTML.slotsPerWrittenCell) for each cell written; set as text"
+                } else {
+                    "table of \(table.columns) columns is wider than the \(MathSyntax.maximumTableColumns) a table "
+                        + "may have; set as text"
+                }
+            found.append(
+                Diagnostic(
+                    .warning, message, at: SourceLocation(file: file, line: table.line, column: table.column),
+                    kind: .content))
+        }
+        return found
     }
 }
