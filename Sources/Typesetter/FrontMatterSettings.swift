@@ -204,8 +204,11 @@ enum FrontMatterSettings {
     /// paths unchanged.
     static func besideDocument(_ theme: String, options: RenderOptions, file: String?) -> String {
         guard !ThemeLoader.builtInNames.contains(theme), !theme.hasPrefix("/") else { return theme }
-        let folder = ResolvedSettings.documentFolder(options, file: file ?? "<memory>")
-        return (folder as NSString).appendingPathComponent(theme)
+        // A theme no document names (`-V theme=…`) is read from where the command runs.
+        guard let file else {
+            return options.baseDirectory.map { ($0 as NSString).appendingPathComponent(theme) } ?? theme
+        }
+        return (ResolvedSettings.documentFolder(options, file: file) as NSString).appendingPathComponent(theme)
     }
 
     /// `margins: 20mm` (all sides), `margins: 20mm 25mm` (vertical, horizontal, as CSS),

@@ -28,8 +28,8 @@ import Testing
 
     /// Another command is left as written, warned about at its backslash.
     @Test func anotherCommandIsTextWithAWarningWhereWritten() {
-        let (inlines, warnings) = parsed("See \\cite{knuth} and\n\\ref{fig:one}.")
-        #expect(inlines.plainText == "See \\cite{knuth} and \\ref{fig:one}.")
+        let (inlines, warnings) = parsed("See \\cite{knuth} and\n\\autoref{fig:one}.")
+        #expect(inlines.plainText == "See \\cite{knuth} and \\autoref{fig:one}.")
         #expect(warnings.map { "\($0.location?.line ?? 0):\($0.location?.column ?? 0)" } == ["1:5", "2:1"])
         #expect(warnings.first?.message.contains("\\cite{…}") == true, "\(warnings)")
     }

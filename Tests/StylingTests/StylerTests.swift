@@ -596,6 +596,6 @@ import Typography
         let places = style(markdown).diagnostics.filter { $0.message.hasPrefix("unknown math command") }.map {
             "\($0.location?.line ?? 0):\($0.location?.column ?? 0) \($0.message.dropFirst(21))"
         }
-        #expect(places == ["5:1 \\foo", "6:4 \\baz", "6:11 \\foo", "9:13 \\qux"])
+        #expect(places == ["5:1 \\foo", "6:4 \\baz; did you mean \\bar?", "6:11 \\foo", "9:13 \\qux"])
     }
 }
