@@ -262,6 +262,29 @@ public struct Block: Hashable, Sendable {
     }
 }
 
+/// Where a front matter value's text stands in its file: the place of its first character,
+/// and whether its lines are the file's lines (a literal block, `key: |`, each line indented as
+/// its first) or it is one line as written (a plain value).
+public struct FrontMatterValuePlace: Hashable, Sendable {
+    /// The value's first character: its file, line and UTF-8 byte column.
+    public var start: SourceLocation
+    /// True for a literal block, whose lines follow one another in the file.
+    public var isBlock: Bool
+
+    /// A value whose first character is at `start`, a literal block when `isBlock`.
+    public init(start: SourceLocation, isBlock: Bool) {
+        self.start = start
+        self.isBlock = isBlock
+    }
+
+    /// The place in the file of line `line`, UTF-8 byte column `column` (both 1-based) of the
+    /// value's text; nil past a one-line value's first line.
+    public func location(line: Int, column: Int) -> SourceLocation? {
+        guard line >= 1, isBlock || line == 1 else { return nil }
+        return SourceLocation(file: start.file, line: start.line + line - 1, column: start.column + column - 1)
+    }
+}
+
 /// Document-level settings from YAML front matter (Pandoc/Quarto keys). nil: not given.
 public struct Metadata: Hashable, Sendable {
     /// `title:`; the PDF Title and the running text's `{title}`.
@@ -281,6 +304,10 @@ public struct Metadata: Hashable, Sendable {
     public var fields: [String: String]
     /// Where each of ``fields`` was written (its key), for diagnostics about its value.
     public var fieldLocations: [String: SourceLocation] = [:]
+    /// Where the text of each of `title`, `subtitle`, `author`, `date` and `abstract` stands,
+    /// when its lines are the file's (a plain value on one line, or a literal block), so that a
+    /// problem inside the value is placed where it is written.
+    public var fieldValuePlaces: [String: FrontMatterValuePlace] = [:]
     /// Keys Typeset does not read (Jekyll's `layout`, Hugo's `tags`…), as written and in source
     /// order: kept silent, listed by `--verbose`.
     public var unusedKeys: [String] = []

@@ -208,9 +208,7 @@ enum FrontMatter {
                             at: valueLocation, kind: .frontMatter))
                     continue
                 }
-                if ["title", "subtitle", "author", "date", "lang", "keywords"].contains(canonical) {
-                    metadata.fieldLocations[canonical] = valueLocation
-                }
+                Self.notePlaces(of: valueNode, key: canonical, at: valueLocation, places: places, in: &metadata)
                 if Self.printedKeys.contains(canonical) || !knownKeys.contains(canonical),
                     let refused = reader.refusedCharacters(valueNode)
                 {
@@ -356,6 +354,43 @@ enum FrontMatter {
             for (field, node) in added {
                 metadata.fieldLocations[field] = places.location(node.pointee.start_mark)
             }
+        }
+    }
+
+    /// Notes where the value `node` of `key` (canonical) is written, at `location`: the value's
+    /// place for the fields whose problems name it, and where its text stands for those the
+    /// title block sets (``textPlace(of:places:)``).
+    static func notePlaces(
+        of node: Reader.Node, key: String, at location: SourceLocation, places: YAMLPlaces,
+        in metadata: inout Metadata
+    ) {
+        if ["title", "subtitle", "author", "date", "lang", "keywords"].contains(key) {
+            metadata.fieldLocations[key] = location
+        }
+        if ["title", "subtitle", "author", "date", "abstract"].contains(key),
+            let place = textPlace(of: node, places: places)
+        {
+            metadata.fieldValuePlaces[key] = place
+        }
+    }
+
+    /// Where the text of the scalar `node` stands when its lines are the file's: a plain value
+    /// on one line (its first character where the node starts), or a literal block (`|`, its
+    /// first line the one after the indicator, indented as the file writes it); nil for any
+    /// other (quoted or folded values, whose text is not the file's bytes).
+    static func textPlace(of node: Reader.Node, places: YAMLPlaces) -> FrontMatterValuePlace? {
+        guard node.pointee.type == YAML_SCALAR_NODE else { return nil }
+        let start = node.pointee.start_mark
+        switch node.pointee.data.scalar.style {
+        case YAML_PLAIN_SCALAR_STYLE where start.line == node.pointee.end_mark.line:
+            return FrontMatterValuePlace(start: places.location(start), isBlock: false)
+        case YAML_LITERAL_SCALAR_STYLE:
+            let line = Int(start.line) + 1
+            let first = SourceLocation(
+                file: places.file, line: places.firstLine + line, column: places.indent(ofLine: line) + 1)
+            return FrontMatterValuePlace(start: first, isBlock: true)
+        default:
+            return nil
         }
     }
 

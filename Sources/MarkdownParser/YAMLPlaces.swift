@@ -23,6 +23,12 @@ struct YAMLPlaces {
         lineStarts = starts
     }
 
+    /// The spaces `line` (0-based) of the text begins with, in bytes; 0 past its last line.
+    func indent(ofLine line: Int) -> Int {
+        guard line < lineStarts.count else { return 0 }
+        return text[lineStarts[line]...].prefix { $0 == 0x20 }.count
+    }
+
     /// Where `mark` is in the file.
     func location(_ mark: yaml_mark_t) -> SourceLocation {
         let line = Int(mark.line)

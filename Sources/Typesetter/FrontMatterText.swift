@@ -75,15 +75,17 @@ enum FrontMatterText {
     /// emphasis, strong text, code and links styled as the document's text is (``Styler``),
     /// and its notes set as the document's footnotes are, numbered from `firstNote`, each
     /// placed at `location` (where the value is written), styled with `options` (the
-    /// document's: its pictures read from its folder). Nil when the value is not one paragraph.
+    /// document's: its pictures read from its folder), with what styling warned of (as
+    /// ``styledBlocks(_:firstNote:location:role:theme:options:)`` gives it). Nil when the value
+    /// is not one paragraph.
     static func block(
         _ reading: Reading, firstNote: Int, location: SourceLocation?, role: TextRole, color: RGBAColor,
         theme: Theme, options: StylingOptions
-    ) -> StyledBlock? {
+    ) -> (block: StyledBlock, problems: [Diagnostic])? {
         guard reading.inlines != nil else { return nil }
-        let styled = styledBlocks(
+        let (blocks, problems) = styledBlocks(
             reading, firstNote: firstNote, location: location, role: role, theme: theme, options: options)
-        for styled in styled.blocks {
+        for styled in blocks {
             guard case .paragraph(var paragraph) = styled.content else { continue }
             for i in paragraph.runs.indices where paragraph.runs[i].style.link == nil {
                 paragraph.runs[i].style.color = color
@@ -93,7 +95,7 @@ enum FrontMatterText {
                 block.footnotes = styled.footnotes
                 block.footnoteLocations = styled.footnoteLocations
             }
-            return block
+            return (block, problems)
         }
         return nil
     }
@@ -102,11 +104,12 @@ enum FrontMatterText {
     /// quotes, code and tables with their own styles and structure elements (ids above
     /// `options`' ``StylingOptions/structureIDsAbove``); its notes numbered from `firstNote`,
     /// each placed at `location`. `problems`: what styling warned of (a picture it could not
-    /// read), without the place in the value.
+    /// read, a formula's unknown command), placed in the value's text as read
+    /// (``placed(_:key:value:metadata:smart:)`` places them in the file).
     static func styledBlocks(
         _ reading: Reading, firstNote: Int, location: SourceLocation?, role: TextRole, theme: Theme,
         options: StylingOptions
-    ) -> (blocks: [StyledBlock], problems: [String]) {
+    ) -> (blocks: [StyledBlock], problems: [Diagnostic]) {
         let offset = firstNote - 1
         let renumber: (Inline) -> Inline = { inline in
             guard case .footnoteReference(let label, let number) = inline else { return inline }
@@ -125,6 +128,33 @@ enum FrontMatterText {
         attributes.classes = [role.rawValue.lowercased()]
         let document = Document(blocks: [Block(.div(blocks), attributes: attributes)], footnotes: notes)
         let styled = Styler.style(document, theme: theme, options: options)
-        return (styled.blocks, styled.diagnostics.map(\.message))
+        return (styled.blocks, styled.diagnostics)
+    }
+
+    /// The lines ``blocksReading(_:smart:)`` writes before a value when `smart` is off.
+    static let smartOffLines = 3
+
+    /// `problem`, found in `value` (the text of front matter `key`, as the title block reads
+    /// it) by ``styledBlocks(_:firstNote:location:role:theme:options:)``, as a warning led by
+    /// the key and placed where it is written in the file: at its own line and column when the
+    /// value's lines are the file's (``Metadata/fieldValuePlaces``), else at the key's value.
+    static func placed(_ problem: Diagnostic, key: String, value: String, metadata: Metadata, smart: Bool)
+        -> Diagnostic
+    {
+        var placed = Diagnostic(
+            .warning, "front matter '\(key)': \(problem.message)", at: metadata.fieldLocations[key], kind: problem.kind)
+        guard let found = problem.location, let written = metadata.fieldValuePlaces[key],
+            let whole = metadata.fields[key] ?? metadata.title, let start = whole.range(of: value)?.lowerBound
+        else { return placed }
+        // The title block reads the value without the blank lines and spaces around it.
+        let before = whole[..<start]
+        let skippedLines = before.count { $0 == "\n" }
+        let line = found.line - (smart ? 0 : smartOffLines)
+        let skippedColumns =
+            line == 1 ? before.split(separator: "\n", omittingEmptySubsequences: false).last?.utf8.count ?? 0 : 0
+        if let location = written.location(line: line + skippedLines, column: found.column + skippedColumns) {
+            placed.location = location
+        }
+        return placed
     }
 }

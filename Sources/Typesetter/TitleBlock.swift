@@ -74,11 +74,14 @@ struct TitleBlock {
         func line(_ value: String, role: TextRole, color: RGBAColor, spaceAfter: Double, key: String) {
             let location = metadata.fieldLocations[key]
             if let reading = FrontMatterText.reading(value, smart: smart),
-                var block = FrontMatterText.block(
+                var (block, styleProblems) = FrontMatterText.block(
                     reading, firstNote: notes + 1, location: location, role: role, color: color, theme: theme,
                     options: lineOptions)
             {
                 notes += reading.notes.keys.max() ?? 0
+                problems += styleProblems.map {
+                    FrontMatterText.placed($0, key: key, value: value, metadata: metadata, smart: smart)
+                }
                 block.spaceAfter = spaceAfter
                 blocks.append(block)
                 problems += reading.noteProblems.map {
@@ -119,7 +122,9 @@ struct TitleBlock {
             problems += reading.noteProblems.map {
                 Diagnostic(.warning, "front matter 'abstract': \($0)", at: location, kind: .footnote)
             }
-            problems += styled.problems.map { Diagnostic(.warning, "front matter 'abstract': \($0)", at: location) }
+            problems += styled.problems.map {
+                FrontMatterText.placed($0, key: "abstract", value: abstract, metadata: metadata, smart: smart)
+            }
             for block in styled.blocks {
                 blocks.append(Self.abstractBlock(block, spacing: spacing))
                 blocks[blocks.count - 1].location = location

@@ -18,6 +18,38 @@ import Testing
         return words[index - 1]
     }
 
+    /// A problem inside a value the title block sets (an unknown math command, a picture that
+    /// cannot be read) is warned about where it is written: in a one-line value, at its
+    /// column; in a literal block, at its own line and column (also with `smart: false`, whose
+    /// reading shifts the value's lines); in a quoted value, at the value. Before, the one-line
+    /// values' problems were not said at all and the abstract's were at its key.
+    @Test(arguments: [false, true])
+    func aProblemInAValueIsPlacedWhereItIsWritten(smartOff: Bool) throws {
+        let markdown = """
+            ---
+            title: A $\\alpah$ title
+            author: B ![x](no-such-picture.png)
+            date: 'Quoted $\\gammma$'
+            abstract: |
+              First line.
+
+              Second line with $\\betaa$.
+            \(smartOff ? "smart: false\n" : "")---
+
+            Body.
+            """
+        let (_, report) = try Render.markdown(markdown, name: "front-matter-places-\(smartOff)")
+        let places = report.diagnostics.compactMap { warning in
+            warning.location.map { "\($0.line):\($0.column) \(warning.message)" }
+        }
+        for expected in [
+            "2:11 front matter 'title': unknown math command", "3:9 front matter 'author': image",
+            "4:7 front matter 'date': unknown math command", "8:21 front matter 'abstract': unknown math command",
+        ] {
+            #expect(places.contains { $0.hasPrefix(expected) }, "\(expected) in \(places)")
+        }
+    }
+
     @Test(arguments: ["title", "subtitle", "author", "date", "abstract"])
     func aNoteInAFieldIsSetAsTheFirstFootnote(field: String) throws {
         let markdown = """

@@ -228,7 +228,7 @@ import Typography
 
     /// The title block's values are styled as the document is: a picture in the title or the
     /// abstract is read from the document's folder (not the current one) and never outside
-    /// the root (a placeholder and a warning at the `abstract` line).
+    /// the root (a placeholder and a warning where the abstract's block writes it).
     @Test func theTitleBlocksPicturesStayInsideTheRoot() throws {
         let (root, _, picture) = try layout("abstract")
         try Support.tinyPNG.write(to: URL(fileURLWithPath: root + "/inside.png"))
@@ -236,7 +236,7 @@ import Typography
             "---\ntitle: A ![mark](inside.png) title\nabstract: |\n  ![inside](inside.png)\n\n"
             + "  ![outside](\(picture))\n---\n\nBody.\n"
         let warnings = try confinedWarnings(markdown, root: root)
-        #expect(warnings.contains { $0.contains("doc.md:3:") && $0.contains("is outside") }, "\(warnings)")
+        #expect(warnings.contains { $0.contains("doc.md:6:3:") && $0.contains("is outside") }, "\(warnings)")
         #expect(try imageCount(root + "/doc.pdf") == 2, "the title's and the abstract's own")
     }
 }
