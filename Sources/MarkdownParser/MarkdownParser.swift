@@ -333,29 +333,27 @@ extension MathSyntax.Findings {
     /// formulas left open, display math left open, and tables set as text.
     func diagnostics(file: String) -> [Diagnostic] {
         var found: [Diagnostic] = []
-        for place in suffixedFormulas {
+        func warn(_ message: String, line: Int, column: Int) {
             found.append(
                 Diagnostic(
-                    .warning,
-                    "'\(place.written)' is set as text: a letter after the closing '$' closes no formula (GitHub's "
-                        + "rule, which keeps '$PATH:$HOME' text); write it with a hyphen or a script, as '$n$-th' or "
-                        + "'$n^{\\text{th}}$'",
-                    at: SourceLocation(file: file, line: place.line, column: place.column), kind: .content))
+                    .warning, message, at: SourceLocation(file: file, line: line, column: column), kind: .content))
+        }
+        for place in suffixedFormulas {
+            warn(
+                "'\(place.written)' is set as text: a letter after the closing '$' closes no formula (GitHub's rule, "
+                    + "which keeps '$PATH:$HOME' text); write it with a hyphen or a script, as '$n$-th' or "
+                    + "'$n^{\\text{th}}$'", line: place.line, column: place.column)
         }
         for place in unclosedInlines {
-            found.append(
-                Diagnostic(
-                    .warning,
-                    "'$' opens a formula that no '$' closes in its paragraph ('\(place.written)…'); set as text (a "
-                        + "closing '$' follows no space and comes before no digit or letter; a dollar sign alone "
-                        + "is written '\\$')",
-                    at: SourceLocation(file: file, line: place.line, column: place.column), kind: .content))
+            warn(
+                "'$' opens a formula that no '$' closes in its paragraph ('\(place.written)…'); set as text (a "
+                    + "closing '$' follows no space and comes before no digit or letter; a dollar sign alone is "
+                    + "written '\\$')", line: place.line, column: place.column)
         }
         for place in unclosedDisplays {
-            found.append(
-                Diagnostic(
-                    .warning, "'$$' opens display math with no closing '$$' in its paragraph; set as text",
-                    at: SourceLocation(file: file, line: place.line, column: place.column), kind: .content))
+            warn(
+                "'$$' opens display math with no closing '$$' in its paragraph; set as text", line: place.line,
+                column: place.column)
         }
         for table in wideTables {
             let message =
@@ -367,10 +365,7 @@ extension MathSyntax.Findings {
                     "table of \(table.columns) columns is wider than the \(MathSyntax.maximumTableColumns) a table "
                         + "may have; set as text"
                 }
-            found.append(
-                Diagnostic(
-                    .warning, message, at: SourceLocation(file: file, line: table.line, column: table.column),
-                    kind: .content))
+            warn(message, line: table.line, column: table.column)
         }
         return found
     }

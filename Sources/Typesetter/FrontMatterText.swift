@@ -38,7 +38,7 @@ enum FrontMatterText {
     /// The value read as Markdown blocks, with its notes.
     static func blocksReading(_ value: String, smart: Bool) -> Reading {
         let text = (smart ? "" : "---\nsmart: false\n---\n") + value
-        let parsed = MarkdownParser.parse(text, file: "front matter")
+        let parsed = MarkdownParser.parse(text, file: readingFile)
         let document = parsed.document
         let problems = parsed.diagnostics.filter { $0.kind == .footnote }.map { diagnostic in
             // "footnote reference '[^t]' has no definition; …": the body's definitions are the
@@ -134,6 +134,9 @@ enum FrontMatterText {
     /// The lines ``blocksReading(_:smart:)`` writes before a value when `smart` is off.
     static let smartOffLines = 3
 
+    /// The file name a value is read under: the places in it are the value's own.
+    static let readingFile = "front matter"
+
     /// `problem`, found in `value` (the text of front matter `key`, as the title block reads
     /// it) by ``styledBlocks(_:firstNote:location:role:theme:options:)``, as a warning led by
     /// the key and placed where it is written in the file: at its own line and column when the
@@ -143,8 +146,16 @@ enum FrontMatterText {
     {
         var placed = Diagnostic(
             .warning, "front matter '\(key)': \(problem.message)", at: metadata.fieldLocations[key], kind: problem.kind)
-        guard let found = problem.location, let written = metadata.fieldValuePlaces[key],
-            let whole = metadata.fields[key] ?? metadata.title, let start = whole.range(of: value)?.lowerBound
+        let whole: String? =
+            switch key {
+            case "title": metadata.title
+            case "subtitle": metadata.subtitle
+            case "author": metadata.author
+            case "date": metadata.date
+            default: metadata.fields[key]
+            }
+        guard let found = problem.location, found.file == readingFile, let written = metadata.fieldValuePlaces[key],
+            let start = whole?.range(of: value)?.lowerBound, let whole
         else { return placed }
         // The title block reads the value without the blank lines and spaces around it.
         let before = whole[..<start]

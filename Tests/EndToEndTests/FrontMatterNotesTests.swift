@@ -43,7 +43,7 @@ import Testing
             warning.location.map { "\($0.line):\($0.column) \(warning.message)" }
         }
         for expected in [
-            "2:11 front matter 'title': unknown math command", "3:9 front matter 'author': image",
+            "2:11 front matter 'title': unknown math command", "3:11 front matter 'author': image",
             "4:7 front matter 'date': unknown math command", "8:21 front matter 'abstract': unknown math command",
         ] {
             #expect(places.contains { $0.hasPrefix(expected) }, "\(expected) in \(places)")
