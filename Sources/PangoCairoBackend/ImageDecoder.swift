@@ -279,28 +279,37 @@ public enum ImageDecoder {
         guard let fitting, let info = info(ofFile: path), let needed = reducedSize(of: info, fitting: fitting) else {
             return decoded(file, path, pixels: pixels, reduced: nil)
         }
-        // A smaller picture decoded before with the pixels this placement needs serves it too,
-        // and the PDF embeds one picture for both.
-        let before = RenderPictures.current.reductions[file, default: []]
+        // A smaller picture decoded before, and still kept, with the pixels this placement
+        // needs serves it too, and the PDF embeds one picture for both.
+        let kept = RenderPictures.current
+        let sizes = kept.reductions[file, default: []]
+        let before = sizes.compactMap { size in
+            kept.decoded[Self.key(file, at: size)].map { (size: size, decoded: $0) }
+        }
         let covering = before.filter { $0.size.width >= needed.width && $0.size.height >= needed.height }
         if let smallest = covering.min(by: { $0.size.width < $1.size.width }) { return smallest.decoded }
-        if before.count >= reductionsPerFile, let largest = before.max(by: { $0.size.width < $1.size.width }) {
+        if sizes.count >= reductionsPerFile, let largest = before.max(by: { $0.size.width < $1.size.width }) {
             return largest.decoded
         }
         // From the third size on, a picture placed at many sizes is decoded with room for
         // larger ones (each decoding reads every row of the file, whatever the size made).
         var size = needed
-        if before.count >= 2 {
+        if sizes.count >= 2 {
             size = (min(info.pixelWidth, needed.width * 2), min(info.pixelHeight, needed.height * 2))
         }
-        let made = decoded(file + " at \(size.width)×\(size.height)", path, pixels: pixels, reduced: size)
-        RenderPictures.current.reductions[file, default: []].append((size, made))
-        return made
+        kept.reductions[file, default: []].append(size)
+        return decoded(Self.key(file, at: size), path, pixels: pixels, reduced: size)
+    }
+
+    /// The key a picture decoded at `size` is kept under (``RenderPictures/decoded``).
+    private static func key(_ file: String, at size: (width: Int, height: Int)) -> String {
+        file + " at \(size.width)×\(size.height)"
     }
 
     /// How many sizes one picture is decoded at, at most, in a render: 4. A placement needing
     /// more pixels than the largest of them has takes that one (drawn a little softer), so a
-    /// picture of 100 million pixels placed at twenty widths is decoded four times, not twenty.
+    /// picture of 100 million pixels placed at twenty widths is decoded four times, not twenty;
+    /// only a render past ``decodedBudget``, which keeps none of them, decodes it again.
     static let reductionsPerFile = 4
 
     /// The picture at `path` decoded at `reduced` (or its own size), kept under `key` until
@@ -507,8 +516,8 @@ extension PangoShaper {
 final class RenderPictures {
     var decoded: [String: ImageDecoder.Decoded?] = [:]
     /// The sizes (as stored) each file, by its key in `decoded` before any size, was decoded
-    /// at smaller than its own, in order, with what each gave.
-    var reductions: [String: [(size: (width: Int, height: Int), decoded: ImageDecoder.Decoded?)]] = [:]
+    /// at smaller than its own, in order; `decoded` keeps what each gave within its budget.
+    var reductions: [String: [(width: Int, height: Int)]] = [:]
     var decodedBytes = 0
     var svgs: [String: ImageDecoder.SVGDocument?] = [:]
     /// Whether a CMYK JPEG is embedded as its own bytes (`/DeviceCMYK`); false for a PDF/A
