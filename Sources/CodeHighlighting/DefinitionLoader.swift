@@ -34,9 +34,6 @@ public final class DefinitionLoader: @unchecked Sendable {
     private var sampleBytes = 0
     /// Whether the thread is running. Guarded by `condition`.
     private var running = false
-    /// Whether the thread, finding nothing to do, waits ``idleWait`` for more before it ends
-    /// (false while ``finish()`` waits for it). Guarded by `condition`.
-    private var waitsForMore = true
     /// The definitions loaded so far. Guarded by `condition`.
     private var loaded: [String] = []
 
@@ -60,12 +57,7 @@ public final class DefinitionLoader: @unchecked Sendable {
         guard sampleBytes + sample.utf8.count <= Self.sampleByteLimit else { return }
         sampleBytes += sample.utf8.count
         waiting.append((language, sample))
-        guard !running else {
-            // A thread waiting for more is woken for every eighth sample (or at its wait's end),
-            // not for each: most of the survey's samples are found kept in a microsecond.
-            if (waiting.count - firstWaiting) % Self.samplesAWaking == 0 { condition.broadcast() }
-            return
-        }
+        guard !running else { return }
         running = true
         let thread = Thread { [self] in
             while let next = take() {
@@ -89,22 +81,11 @@ public final class DefinitionLoader: @unchecked Sendable {
         return loaded
     }
 
-    /// How long the thread, finding nothing to do, waits for more before it ends: 20 ms. The
-    /// survey asks for its blocks one by one, each found kept in a microsecond when its text
-    /// was highlighted before; a thread begun for each would cost more than the work.
-    static let idleWait: TimeInterval = 0.02
-
-    /// How many samples wait before a thread waiting for more is woken: 8.
-    static let samplesAWaking = 8
-
     /// Waits until every language asked for is loaded.
     public func finish() {
         condition.lock()
         defer { condition.unlock() }
-        waitsForMore = false
-        condition.broadcast()
         while running { condition.wait() }
-        waitsForMore = true
     }
 
     /// Drops the languages not yet begun and waits for the one being loaded.
@@ -135,9 +116,6 @@ public final class DefinitionLoader: @unchecked Sendable {
     private func take() -> (language: String, sample: String)? {
         condition.lock()
         defer { condition.unlock() }
-        if firstWaiting == waiting.count, waitsForMore {
-            _ = condition.wait(until: Date(timeIntervalSinceNow: Self.idleWait))
-        }
         guard firstWaiting < waiting.count else {
             waiting.removeAll()
             firstWaiting = 0
