@@ -239,10 +239,12 @@ enum ColorGlyphRuns {
             return image
         }
 
+        /// Draws `glyph` into an image of its ink, with Cairo itself and in Cairo's default
+        /// opaque black: Pango's shared renderer would lend it the alpha of the last run any
+        /// render drew (``ColorGlyphStandIns/showSpace(_:of:on:x:baseline:)``).
         private static func draw(_ glyph: PangoGlyph, of font: UnsafeMutablePointer<PangoFont>) -> Image? {
             var ink = PangoRectangle()
-            var logical = PangoRectangle()
-            pango_font_get_glyph_extents(font, glyph, &ink, &logical)
+            pango_font_get_glyph_extents(font, glyph, &ink, nil)
             let unit = Double(PANGO_SCALE)
             let inkX = Double(ink.x) / unit
             let inkY = Double(ink.y) / unit
@@ -258,20 +260,15 @@ enum ColorGlyphRuns {
                 cairo_surface_destroy(surface)
                 return nil
             }
-            guard let one = pango_glyph_string_new() else {
+            guard let scaled = pango_cairo_font_get_scaled_font(OpaquePointer(font)) else {
                 cairo_destroy(icr)
                 cairo_surface_destroy(surface)
                 return nil
             }
-            pango_glyph_string_set_size(one, 1)
-            one.pointee.glyphs[0] = PangoGlyphInfo(
-                glyph: glyph, geometry: PangoGlyphGeometry(width: logical.width, x_offset: 0, y_offset: 0),
-                attr: PangoGlyphVisAttr())
             cairo_translate(icr, margin, margin)
             cairo_scale(icr, scale, scale)
             cairo_move_to(icr, -inkX, -inkY)
-            pango_cairo_show_glyph_string(icr, font, one)
-            pango_glyph_string_free(one)
+            LineGlyphs.show(UInt(glyph), of: scaled, on: icr)
             cairo_destroy(icr)
             cairo_surface_flush(surface)
             return Image(

@@ -157,19 +157,19 @@ final class ColorGlyphStandIns {
     /// one place in 256 a line): the origin is moved off it by 2/256 unit, the least the fixed
     /// point keeps, on the side it already lies (1/128 pt on a PDF surface: the space stays on
     /// its line's baseline to within 0.01 pt).
+    ///
+    /// The glyph is shown with Cairo itself (``LineGlyphs/show(_:x:y:of:on:)``), as
+    /// `pango_cairo_show_glyph_string` would show it but for the colour: Pango draws a glyph
+    /// string with one renderer the whole process shares, which keeps the foreground alpha of
+    /// the last run any thread drew with it (`pangocairo-render.c`, `set_color`), so a space
+    /// drawn through it took the opacity of a faded run another render had just drawn.
     static func showSpace(
         _ space: PangoGlyph, of font: UnsafeMutablePointer<PangoFont>, on cr: OpaquePointer, x: Double,
         baseline: Double
     ) {
-        guard let glyphs = pango_glyph_string_new() else { return }
-        defer { pango_glyph_string_free(glyphs) }
-        pango_glyph_string_set_size(glyphs, 1)
-        glyphs.pointee.glyphs[0].glyph = space
-        glyphs.pointee.glyphs[0].geometry = PangoGlyphGeometry(width: 0, x_offset: 0, y_offset: 0)
-        glyphs.pointee.glyphs[0].attr.is_cluster_start = 1
-        glyphs.pointee.log_clusters[0] = 0
+        guard let scaled = pango_cairo_font_get_scaled_font(OpaquePointer(font)) else { return }
         moveToSpaceOrigin(on: cr, x: x, baseline: baseline)
-        pango_cairo_show_glyph_string(cr, font, glyphs)
+        LineGlyphs.show(UInt(space), of: scaled, on: cr)
     }
 
     /// Moves `cr`'s current point to `x` on `baseline`, or 2/256 device unit off it where it

@@ -206,6 +206,7 @@ import Typography
         }
         let concurrentSeconds = Date().timeIntervalSince(start)
         #expect(concurrent.count == 8)
+        #expect(Set(sequential.map(\.data)).count == 1, "every render in a row gives the same bytes")
         #expect(Set(concurrent.map(\.data)).count == 1, "every concurrent render gives the same bytes")
         #expect(concurrent[0].data == sequential[0].data)
         print(
