@@ -41,6 +41,22 @@ public final class FontConfiguration: @unchecked Sendable {
     private var colorFamilies: [String: Bool] = [:]
     /// The weights of each family's faces, by family and style (``weights(of:italic:)``).
     private var faceWeights: [String: [FontWeight]] = [:]
+    /// The math font of each family asked for, nil when these fonts have no face of it with a
+    /// MATH table (``mathFont(_:)``).
+    private var mathFonts: [String: HarfBuzzMathFont?] = [:]
+
+    /// The OpenType MATH font of `family` among these fonts (a font folder's too), loaded once;
+    /// nil when they have no face of that family, or its face has no MATH table. Renders with
+    /// other fonts ask their own configuration, so a family one render registers never stands
+    /// for another's.
+    func mathFont(_ family: String) -> HarfBuzzMathFont? {
+        lock.withLock {
+            if let known = mathFonts[family] { return known }
+            let loaded = HarfBuzzMathFont(family: family, config: config)
+            mathFonts[family] = loaded
+            return loaded
+        }
+    }
 
     private init(config: OpaquePointer?, files: [FontFile]) {
         self.config = config

@@ -15,14 +15,11 @@ final class HarfBuzzMathFont: MathFont, @unchecked Sendable {
     let unitsPerEm: Double
     let minimumConnectorOverlap: Double
 
-    /// The font fontconfig matches for `family`; nil when the match has no MATH table.
-    init?(family: String) {
-        guard let pattern = FcNameParse(family) else { return nil }
-        defer { FcPatternDestroy(pattern) }
-        FcConfigSubstitute(nil, pattern, FcMatchPattern)
-        FcDefaultSubstitute(pattern)
-        var result = FcResultMatch
-        guard let match = FcFontMatch(nil, pattern, &result) else { return nil }
+    /// The font of `family` among `configuration`'s fonts (nil: fontconfig's current
+    /// configuration, the installed fonts); nil when no font of that family is there (fontconfig
+    /// would give another family's face) or its face has no MATH table (``mathTableState(of:in:)``).
+    init?(family: String, config configuration: OpaquePointer?) {
+        guard let match = Self.match(family, config: configuration) else { return nil }
         defer { FcPatternDestroy(match) }
         var file: UnsafeMutablePointer<FcChar8>?
         guard FcPatternGetString(match, FC_FILE, 0, &file) == FcResultMatch, let file else { return nil }
@@ -41,6 +38,36 @@ final class HarfBuzzMathFont: MathFont, @unchecked Sendable {
         hb_font_set_scale(font, Int32(unitsPerEm), Int32(unitsPerEm))
         minimumConnectorOverlap = Double(hb_ot_math_get_min_connector_overlap(font, HB_DIRECTION_TTB))
         cairoFace = cairo_ft_font_face_create_for_pattern(match)
+    }
+
+    /// The face fontconfig matches for `family` in `configuration`, only when it is a face of
+    /// that family: for a family it does not have, fontconfig's match is another family's face
+    /// (its default sans-serif), which is no face the theme asked for. The caller destroys it.
+    static func match(_ family: String, config configuration: OpaquePointer?) -> OpaquePointer? {
+        guard let pattern = FcNameParse(family) else { return nil }
+        defer { FcPatternDestroy(pattern) }
+        FcConfigSubstitute(configuration, pattern, FcMatchPattern)
+        FcDefaultSubstitute(pattern)
+        var result = FcResultMatch
+        guard let match = FcFontMatch(configuration, pattern, &result) else { return nil }
+        // Family names compared as fontconfig compares them (``UnknownFamilies/normalized(_:)``).
+        let asked = UnknownFamilies.normalized(family)
+        var position: Int32 = 0
+        var name: UnsafeMutablePointer<FcChar8>?
+        while FcPatternGetString(match, FC_FAMILY, position, &name) == FcResultMatch, let name {
+            let named = String(cString: UnsafeRawPointer(name).assumingMemoryBound(to: CChar.self))
+            if UnknownFamilies.normalized(named) == asked { return match }
+            position += 1
+        }
+        FcPatternDestroy(match)
+        return nil
+    }
+
+    /// Whether `family` is in `configuration`'s fonts, and whether its face has a MATH table.
+    static func mathTableState(of family: String, in configuration: OpaquePointer?) -> MathFamilyFallback.Reason? {
+        guard let match = match(family, config: configuration) else { return .notInstalled }
+        FcPatternDestroy(match)
+        return HarfBuzzMathFont(family: family, config: configuration) == nil ? .noMathTable : nil
     }
 
     deinit {
@@ -311,17 +338,11 @@ enum MathShapes {
         /// ``InlineFormula/alternativeText``).
         var source: String { MathFormula.removingNumbering(from: formula.source(ofNodes: nodes)) }
     }
-    private static let lock = NSLock()
-    nonisolated(unsafe) private static var fonts: [String: HarfBuzzMathFont?] = [:]
-
-    /// The math font of `family`, loaded once; nil when it has no MATH table.
-    static func font(_ family: String) -> HarfBuzzMathFont? {
-        lock.lock()
-        defer { lock.unlock() }
-        if let known = fonts[family] { return known }
-        let loaded = HarfBuzzMathFont(family: family) ?? HarfBuzzMathFont(family: InlineFormula.defaultFamily)
-        fonts[family] = loaded
-        return loaded
+    /// The math font of `family` among `fonts`, loaded once for that configuration; the
+    /// default family's (``InlineFormula/defaultFamily``) when `fonts` has no face of `family`
+    /// or its face has no MATH table; nil when neither is there.
+    static func font(_ family: String, in fonts: FontConfiguration) -> HarfBuzzMathFont? {
+        fonts.mathFont(family) ?? fonts.mathFont(InlineFormula.defaultFamily)
     }
 
     /// The laid-out box of `formula` (its piece) at `size` pt and the shape a shape attribute
@@ -346,7 +367,7 @@ enum MathShapes {
         if let known = hold.formulas.value(for: key) {
             laidOut = known
         } else {
-            guard let font = font(formula.family) else { return nil }
+            guard let font = font(formula.family, in: fonts) else { return nil }
             laidOut = hold.formulas.add(
                 LaidOutFormula(
                     boxes: layoutPieces(formula, size: size, font: font, text: text), font: font, text: text),
@@ -438,7 +459,7 @@ enum MathShapes {
     /// the text's size (a run a line, line separators between); nil when it has no break or
     /// one of its pieces alone is wider.
     private static func brokenIntoLines(_ run: StyledRun, width: Double, fonts: FontConfiguration) -> [StyledRun]? {
-        guard let formula = run.style.inlineFormula, let font = font(formula.family) else { return nil }
+        guard let formula = run.style.inlineFormula, let font = font(formula.family, in: fonts) else { return nil }
         let cuts = formula.formula.breakIndices
         guard !cuts.isEmpty else { return nil }
         let text = PangoMathText(
@@ -790,23 +811,36 @@ final class FormulaShape: ShapeData, @unchecked Sendable {
 /// A theme's math family whose face has no OpenType MATH table (a text face such as Inter or
 /// DejaVu Sans), and the family formulas are set in instead.
 public struct MathFamilyFallback: Hashable, Sendable {
+    /// Why the theme's family is not used.
+    public enum Reason: Hashable, Sendable {
+        /// No font of the family is installed or registered (`--fonts`, the theme's font folders).
+        case notInstalled
+        /// Its face has no OpenType MATH table (a text face).
+        case noMathTable
+    }
+
     /// The family the theme names for math.
     public var family: String
+    /// Why it is not used.
+    public var reason: Reason
     /// The family formulas are set in: ``InlineFormula/defaultFamily``; nil when that has no
     /// MATH table either (formulas are then left out of the drawing).
     public var fallback: String?
 }
 
 extension FontLibrary {
-    /// Nil when the face fontconfig matches for `family` has an OpenType MATH table (the
-    /// constants, glyph variants and assemblies formulas are laid out with); else what formulas
-    /// are set in instead.
-    public static func mathFallback(for family: String) -> MathFamilyFallback? {
-        SharedFontMap.run {
-            guard HarfBuzzMathFont(family: family) == nil else { return nil }
+    /// Nil when `fonts` (the render's installed and registered fonts) has a face of `family`
+    /// with an OpenType MATH table (the constants, glyph variants and assemblies formulas are
+    /// laid out with); else why not, and what formulas are set in instead.
+    public static func mathFallback(for family: String, in fonts: FontSession) -> MathFamilyFallback? {
+        let configuration = fonts.configuration
+        return SharedFontMap.run {
+            guard configuration.mathFont(family) == nil else { return nil }
+            let reason = HarfBuzzMathFont.mathTableState(of: family, in: configuration.config) ?? .noMathTable
             let fallback = InlineFormula.defaultFamily
             return MathFamilyFallback(
-                family: family, fallback: HarfBuzzMathFont(family: fallback) == nil ? nil : fallback)
+                family: family, reason: reason,
+                fallback: configuration.mathFont(fallback) == nil ? nil : fallback)
         }
     }
 }

@@ -296,6 +296,26 @@ struct FontCheck {
         }
     }
 
+    /// The warning for a theme's math family that formulas are not set in: not installed (nor
+    /// registered with `--fonts` or the theme's font folders), or a face without an OpenType
+    /// MATH table; and what they are set in instead.
+    static func mathFallbackMessage(_ fallback: MathFamilyFallback) -> String {
+        let instead =
+            fallback.fallback.map { "formulas are set in '\($0)' instead" }
+            ?? "and neither has the default math family; formulas are left out"
+        let why =
+            switch fallback.reason {
+            case .notInstalled: "is not installed"
+            case .noMathTable:
+                "has no OpenType MATH table (a text face cannot set fractions, radicals or stretchy delimiters)"
+            }
+        let remedy =
+            fallback.reason == .notInstalled
+            ? "register the font with fontFolders or --fonts, or name an installed OpenType math font"
+            : "name an OpenType math font"
+        return "the math family '\(fallback.family)' \(why): \(instead); \(remedy) in the theme's families.math"
+    }
+
     /// Whether `scalar` is one the theme's fallback families are there for, past the first
     /// family's Latin: Hangul (its jamo too) and the CJK scripts and forms (U+2E80–U+FFEF, and
     /// the supplementary ideographs). An emoji is not: Pango sets it in the emoji face whatever
@@ -424,15 +444,8 @@ struct FontCheck {
                 "'\(entry.family)' has no face of \(named): bold synthesized (its lighter face emboldened)"
             diagnostics.insert(Diagnostic(.warning, message, at: entry.location, kind: .font), at: entry.position)
         }
-        if let firstFormula, let fallback = FontLibrary.mathFallback(for: firstFormula.family) {
-            let instead =
-                fallback.fallback.map { "formulas are set in '\($0)' instead" }
-                ?? "and neither has the default math family; formulas are left out"
-            warn(
-                "the math family '\(fallback.family)' has no OpenType MATH table (a text face cannot set "
-                    + "fractions, radicals or stretchy delimiters): \(instead); name an OpenType math font "
-                    + "in the theme's families.math",
-                firstFormula.location)
+        if let firstFormula, let fallback = FontLibrary.mathFallback(for: firstFormula.family, in: fonts) {
+            warn(Self.mathFallbackMessage(fallback), firstFormula.location)
         }
         return diagnostics
             + missing.map { entry in

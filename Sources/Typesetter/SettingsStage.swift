@@ -248,10 +248,13 @@ extension Typesetter {
         var theme: Theme
         let fonts: FontSession
         if let given = options.theme {
-            fonts = FontSession()
+            // The caller's theme and folders, not a document's: registered as they are.
+            let (session, folderWarnings) = try fontSession(
+                folders: options.themeRequest.fontFolders + given.fontFolders)
+            fonts = session
             let (checked, warnings) = try checkTheme(given, fonts: fonts)
             theme = checked
-            diagnostics += warnings
+            diagnostics += folderWarnings.map { Diagnostic(.warning, $0, kind: .theme) } + warnings
         } else {
             let (prepared, warnings, session) = try prepareThemeAndFonts(options.themeRequest)
             theme = prepared

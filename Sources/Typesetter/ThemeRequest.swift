@@ -319,7 +319,19 @@ struct FontCatalog {
         }
         if !warnings.isEmpty { warnings += theme.notes.map { "theme '\(theme.name)': \($0)" } }
         theme.monospaceFamilies = kept(theme.monospaceFamilies)
-        for (key, list) in theme.families { theme.families[key] = kept(list) }
+        for (key, list) in theme.families where key != "math" { theme.families[key] = kept(list) }
+        // Formulas are set in the first math family there is; with none, the list stays as
+        // written and the math layer sets them in the default math font, naming the family
+        // (``FontLibrary/mathFallback(for:in:)``): a text face is no math font.
+        if let math = theme.families["math"], let first = math.first {
+            let present = math.filter(has)
+            if !present.isEmpty {
+                theme.families["math"] = present
+                if present[0] != first {
+                    warnings.append("math: family '\(first)' not found; formulas are set in '\(present[0])'")
+                }
+            }
+        }
         return warnings
     }
 }

@@ -12,7 +12,8 @@ import Typography
 public struct RenderOptions: Sendable {
     /// Which theme, and how to adapt it (`--theme`, `--fonts`, `--family`, …).
     public var themeRequest: ThemeRequest
-    /// An already prepared theme (specimens); when set, `themeRequest` is not used.
+    /// An already prepared theme (a theme built in code, a specimen's); when set, only the
+    /// font folders of `themeRequest` are used, registered with the theme's own `fontFolders`.
     public var theme: Theme?
     /// Paper size (`--paper`, front matter `paper`); nil: the theme's.
     public var paper: PaperSize?

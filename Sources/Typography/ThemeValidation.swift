@@ -107,6 +107,16 @@ extension Theme {
                         .warning)
                 }
             }
+            // Formulas are set in the first math family there is; a list with none there is
+            // named where the first formula is, in the default math font (a text face is no math font).
+            if let math = families["math"], let first = math.first, !available(first),
+                let used = math.first(where: available)
+            {
+                add(
+                    "math: family '\(first)' is not installed; formulas are set in '\(used)' (register the font "
+                        + "with fontFolders or --fonts)",
+                    .warning)
+            }
         }
         return problems
     }

@@ -164,6 +164,35 @@ import Typography
         #expect(pdf.diagnostics.contains { $0.message.contains("No Such Family Anywhere") }, "\(pdf.diagnostics)")
     }
 
+    /// A theme built in code registers its own font folders and the request's, as a theme
+    /// file and `--fonts` do: both were left out, so its families there were "not installed".
+    @Test func aThemeBuiltInCodeRegistersItsFontFolders() throws {
+        let family = "Code Theme Face \(UInt32.random(in: 0..<1_000_000))"
+        let folder = try Render.scratchFolder("code-theme-fonts")
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        try Support.renamedFont(at: "/usr/share/fonts/truetype/dejavu/DejaVuSerif.ttf", family: family)
+            .write(to: URL(fileURLWithPath: folder + "/Face.ttf"))
+        let postScript = family.replacingOccurrences(of: " ", with: "") + "-Regular"
+        var theme = Theme.default
+        theme.styles[.body]?.families = [family]
+        var ownFolders = theme
+        ownFolders.fontFolders = [folder]
+        let ways = [
+            ("own", RenderOptions(theme: ownFolders, creationDate: fixed)),
+            (
+                "request",
+                RenderOptions(themeRequest: ThemeRequest(fontFolders: [folder]), theme: theme, creationDate: fixed)
+            ),
+        ]
+        for (way, options) in ways {
+            let pdf = try Typesetter.render(markdown: "Text in the face.", options: options)
+            let path = Render.folder + "/code-theme-fonts-\(way).pdf"
+            try pdf.write(to: path)
+            #expect(try PDFProbe.fonts(path).contains { $0.contains(postScript) }, "\(way)")
+            #expect(!pdf.diagnostics.contains { $0.message.contains(family) }, "\(way): \(pdf.diagnostics)")
+        }
+    }
+
     @Test func errorsAreTypedProblems() throws {
         var theme = Theme.default
         theme.styles[.body]?.size = -5

@@ -9,7 +9,7 @@ import Testing
 /// width, and its total height (height + depth), within 5 %; height and depth each within
 /// 5 % or 0.05 em.
 @Suite struct MathAgainstTeXTests {
-    static let font = HarfBuzzMathFont(family: "DejaVu Math TeX Gyre")
+    static let font = HarfBuzzMathFont(family: "DejaVu Math TeX Gyre", config: nil)
 
     /// Formulas whose height + depth LuaLaTeX sets otherwise, with the relative difference
     /// allowed (none: every formula agrees within 5 %).

@@ -9,7 +9,7 @@ import Testing
 /// (``PangoMathText``), not in the math font: letters the math font lacks are drawn from the
 /// faces that have them, spaces keep their width, and a script style shrinks the text.
 @Suite struct MathTextTests {
-    static let mathFont = HarfBuzzMathFont(family: "DejaVu Math TeX Gyre")
+    static let mathFont = HarfBuzzMathFont(family: "DejaVu Math TeX Gyre", config: nil)
     static let text = PangoMathText(
         font: FontSpec(families: ["Inter"], size: 10), configuration: .system, monospaceFamilies: ["DejaVu Sans Mono"])
 

@@ -61,6 +61,25 @@ import Testing
             })
     }
 
+    /// A list of math families falls back to the first installed, the missing one named; a
+    /// list with none installed is named where the first formula is, not here.
+    @Test func aMissingMathFamilyIsNamedWithTheOneUsed() {
+        let installed: Set<String> = [
+            "Inter", "Noto Sans CJK KR", "DejaVu Sans Mono", "Noto Sans Mono CJK KR", "Latin Modern Math",
+        ]
+        var theme = Theme.default
+        theme.families["math"] = ["Nowhere Math", "Latin Modern Math"]
+        #expect(
+            theme.validate(isFamilyAvailable: installed.contains).map(\.message) == [
+                "math: family 'Nowhere Math' is not installed; formulas are set in 'Latin Modern Math' (register the "
+                    + "font with fontFolders or --fonts)"
+            ])
+        theme.families["math"] = ["Latin Modern Math", "Nowhere Math"]
+        #expect(theme.validate(isFamilyAvailable: installed.contains).isEmpty)
+        theme.families["math"] = ["Nowhere Math"]
+        #expect(theme.validate(isFamilyAvailable: installed.contains).isEmpty)
+    }
+
     @Test func themeFilesRunTheValidation() {
         // Nothing in the file is out of range by itself, but the page it leaves is: a problem the
         // keys alone cannot show. With the default's measure in characters, a paper whose widest
