@@ -1100,7 +1100,10 @@ enum MathSyntax {
         let following = bytes[(index + 1)..<min(end, bytes.count)]
         guard looksLikeTeX(following) else { return }
         let place = scan.position(of: index)
-        let words = String(decoding: bytes[index..<min(end, index + 1 + 30)], as: UTF8.self)
+        // About 30 bytes of what follows, cut before a character, not inside one.
+        var cut = min(end, index + 1 + 30, bytes.count)
+        while cut > index + 1, cut < bytes.count, bytes[cut] & 0xC0 == 0x80 { cut -= 1 }
+        let words = String(decoding: bytes[index..<cut], as: UTF8.self)
         let written = words.split(separator: "\n").first.map(String.init) ?? words
         scan.findings.unclosedInlines.append((place.line, place.column, written))
     }

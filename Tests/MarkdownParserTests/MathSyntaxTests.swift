@@ -54,6 +54,16 @@ import Testing
         #expect(places("It costs $5 and $10; see $HOME/bin and $PATH, `$x^2`.\n").isEmpty)
         #expect(places("Fine $a^2$ and $b$, $USD and $_SESSION.\n").isEmpty)
         #expect(Self.text("The energy $E = mc^2 is here.\n") == "The energy $E = mc^2 is here.")
+        // The quote ends before a character, not inside one, whatever the text's script.
+        for text in ["$\\alpha 가나다라마바사아자차카타파하", "$x^2 é é é é é é é é é é é é é é é", "$\\beta 😀😀😀😀😀😀😀😀😀"] {
+            for shift in 0..<4 {
+                let markdown = text.replacingOccurrences(of: " ", with: String(repeating: " ", count: shift + 1)) + "\n"
+                let messages = MarkdownParser.parse(markdown, file: "t.md").diagnostics.map(\.message)
+                    .filter { $0.contains("no '$' closes") }
+                #expect(messages.count == 1, "\(markdown)")
+                #expect(messages.allSatisfy { !$0.contains("\u{FFFD}") }, "\(messages)")
+            }
+        }
     }
 
     @Test func inlineAndDisplayFormulas() {
