@@ -36,14 +36,11 @@ extension Typesetter {
     public static func render(
         contentsOf input: URL, to output: URL, options: RenderOptions = RenderOptions()
     ) async throws -> RenderReport {
-        let target = try path(of: output)
-        // Read on the render's thread: a file of up to 512 MiB is no work for the task's executor.
-        return try await onRenderThread(options) { options in
-            let source = try read(input)
-            var report = try render(markdown: source.text, file: input.path, to: target, options: options)
-            report.diagnostics = inSourceOrder(source.diagnostics + report.diagnostics)
-            return report
-        }
+        // An output that is no file URL is refused before the render waits for a slot; the
+        // input is read on the render's thread (a file of up to 512 MiB is no work for the
+        // task's executor).
+        _ = try path(of: output)
+        return try await onRenderThread(options) { try render(contentsOf: input, to: output, options: $0) }
     }
 
     /// Renders the Markdown file `input` to PDF bytes in memory on a thread of its own, as
