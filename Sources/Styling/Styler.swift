@@ -24,10 +24,10 @@ public struct StylingOptions: Sendable {
     /// another thread, for a pass that reads nothing the tokens change (``DeferredCodeTokens``);
     /// nil: code is highlighted as it is styled.
     package var deferredCodeTokens: DeferredCodeTokens? = nil
-    /// Whether the renderer can draw the picture at a path (a file that opens may be one no
-    /// decoder reads): an inline image it cannot draw is set as its alt text, with a warning.
-    /// Nil: every file that opens.
-    package var drawsImage: (@Sendable (String) -> Bool)? = nil
+    /// Why the renderer cannot draw the picture at a path, nil when it can (a file that opens
+    /// may be one no decoder reads: `is damaged: no loader can decode it`): an inline image it
+    /// cannot draw is set as its alt text, with a warning saying why. Nil: every file that opens.
+    package var imageProblem: (@Sendable (String) -> String?)? = nil
     /// Internal link targets (`#id`) that name no destination, not even by GitHub's matching:
     /// set as plain text, not in the link colour (``LinkSurvey/Resolution/droppedTargets``,
     /// known from the survey before the layout pass styles the document again).
@@ -107,7 +107,10 @@ public struct Styler: Sendable {
     /// Images inside lines of text (badges, icons) shown as their alt text, by why: local
     /// images that could not be read, and remote ones (never fetched). Each kind is one warning
     /// per document, at the first one's place, quoting it, with the count.
-    var unreadInlineImages = ExampleTally()
+    /// Pictures inside lines shown as their alt text, by why (``UnreadImage``), and the
+    /// reasons in the order first met.
+    var unreadInlineImages: [String: ExampleTally] = [:]
+    var unreadImageReasons: [String] = []
     var remoteInlineImages = ExampleTally()
     /// Paragraphs that are Pandoc's block syntax CommonMark does not have (grid tables with
     /// spanning cells, line blocks, example lists, lettered and Roman list markers), kept as
@@ -1047,21 +1050,36 @@ public struct Styler: Sendable {
         text.flatMap(ImageDimension.init)?.points(whole: whole)
     }
 
+    /// Why a picture inside a line is shown as its alt text: the words after its address in
+    /// the warning (``warnTalliedExamples()``).
+    struct UnreadImage: Error {
+        var reason: String
+    }
+
     /// A run drawing the local image `source` inside a line (one U+FFFC carrying the image),
-    /// nil when the file cannot be read (the caller shows the alt text).
+    /// or why the file cannot be drawn (the caller shows the alt text): outside the folders the
+    /// render may read, unreadable (with the reason), or no picture the decoder reads.
     func inlineImageRun(
         _ source: String, alternativeText: String, cascade: Cascade, asked: (width: String?, height: String?)
-    ) -> StyledRun? {
+    ) -> Result<StyledRun, UnreadImage> {
         var path = Styler.localImagePath(source)
         if !path.hasPrefix("/") { path = (options.baseDirectory as NSString).appendingPathComponent(path) }
         if let sandbox = options.sandbox {
-            guard let inside = sandbox.resolve(path) else { return nil }
+            guard let inside = sandbox.resolve(path) else {
+                let reason = "is outside the folders this render may read (\(sandbox.description)), not read"
+                return .failure(UnreadImage(reason: reason))
+            }
             path = inside
         }
         // Only a regular file can be a picture: a folder, FIFO or device is refused unopened.
-        guard let file = try? FileReader.open(path, limit: FileReader.imageLimit, what: "an image") else { return nil }
+        let file: FileReader.OpenFile
+        do {
+            file = try FileReader.open(path, limit: FileReader.imageLimit, what: "an image")
+        } catch {
+            return .failure(UnreadImage(reason: "could not be read (\(error.reason))"))
+        }
         close(file.descriptor)
-        if let drawsImage = options.drawsImage, !drawsImage(path) { return nil }
+        if let problem = options.imageProblem?(path) { return .failure(UnreadImage(reason: problem)) }
         var style = cascade.runStyle
         style.inlineImage = InlineImage(
             path: path, width: Styler.imageLength(asked.width, whole: theme.page.measure),
@@ -1069,7 +1087,7 @@ public struct Styler: Sendable {
         style.background = nil
         style.underline = nil
         style.strikethrough = nil
-        return StyledRun("\u{FFFC}", style: style)
+        return .success(StyledRun("\u{FFFC}", style: style))
     }
 
     /// A local image path as written, percent-escapes decoded and a `#fragment` dropped
@@ -1107,16 +1125,18 @@ public struct Styler: Sendable {
     /// warning with their count.
     mutating func warnTalliedExamples() {
         warnMovedSizes()
+        let unread: [(ExampleTally, Diagnostic.Kind, (String) -> String)] = unreadImageReasons.map { reason in
+            (
+                unreadInlineImages[reason] ?? ExampleTally(), .image,
+                { "image '\($0)' inside a line of text \(reason); shown as its alt text" }
+            )
+        }
         let kinds: [(ExampleTally, Diagnostic.Kind, (String) -> String)] =
-            [
-                (
-                    unreadInlineImages, .image,
-                    { "image '\($0)' inside a line of text could not be read; shown as its alt text" }
-                ),
+            unread + [
                 (
                     remoteInlineImages, .image,
                     { "remote image '\($0)' inside a line of text is not fetched; shown as its alt text" }
-                ),
+                )
             ]
             + pandocBlocks.map { kind in
                 (
@@ -1584,16 +1604,18 @@ public struct Styler: Sendable {
             case .image(let source, _, let alt, let location):
                 let remote = source.contains("://") || source.lowercased().hasPrefix("data:")
                 let altText = alt.plainText.trimmingCharacters(in: .whitespaces)
-                if !remote,
-                    let run = inlineImageRun(source, alternativeText: altText, cascade: cascade, asked: (nil, nil))
-                {
-                    runs.append(run)
-                    continue
-                }
                 if remote {
                     remoteInlineImages.add(source, at: location ?? currentLocation)
                 } else {
-                    unreadInlineImages.add(source, at: location ?? currentLocation)
+                    switch inlineImageRun(source, alternativeText: altText, cascade: cascade, asked: (nil, nil)) {
+                    case .success(let run):
+                        runs.append(run)
+                        continue
+                    case .failure(let unread):
+                        unreadInlineImages[unread.reason, default: ExampleTally()].add(
+                            source, at: location ?? currentLocation)
+                        if !unreadImageReasons.contains(unread.reason) { unreadImageReasons.append(unread.reason) }
+                    }
                 }
                 let inner = placeholderCascade(cascade)
                 let text = altText
@@ -1609,7 +1631,7 @@ public struct Styler: Sendable {
                 }
                 if let sized = Styler.sizedImage(attributes, children),
                     case .image(let source, _, let alt, _) = sized.image,
-                    let run = inlineImageRun(
+                    case .success(let run) = inlineImageRun(
                         source, alternativeText: alt.plainText.trimmingCharacters(in: .whitespaces), cascade: cascade,
                         asked: (sized.width, sized.height))
                 {

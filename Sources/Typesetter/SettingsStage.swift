@@ -219,7 +219,7 @@ struct ResolvedSettings {
             justify: options.justify ?? false, hangulLineBreak: options.hangulLineBreak ?? .keepAll,
             baseDirectory: baseDirectory)
         styling.sandbox = options.sandbox
-        styling.drawsImage = { ImageDecoder.isDrawable($0) }
+        styling.imageProblem = { ImageDecoder.isDrawable($0) ? nil : ImageCheck.problem(ofFile: $0) }
         return styling
     }
 

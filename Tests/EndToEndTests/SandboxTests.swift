@@ -79,6 +79,29 @@ import Typography
         }
     }
 
+    /// A picture inside a line that is shown as its alt text says why, as a picture of its
+    /// own does: outside the root, missing, a folder, a FIFO, or no picture a decoder reads
+    /// ("could not be read" for every one of them before).
+    @Test func anInlinePictureShownAsItsAltTextSaysWhy() throws {
+        let (root, outside, _) = try layout("inline-why")
+        let escape = "../" + (outside as NSString).lastPathComponent + "/secret.png"
+        try FileManager.default.createDirectory(atPath: root + "/folder.png", withIntermediateDirectories: true)
+        try "not a picture".write(toFile: root + "/text.png", atomically: false, encoding: .utf8)
+        #expect(mkfifo(root + "/fifo.png", 0o600) == 0)
+        let cases: [(source: String, why: String)] = [
+            (escape, "is outside the folders this render may read (\(root)), not read"),
+            ("missing.png", "could not be read (no such file)"),
+            ("folder.png", "could not be read (it is a folder)"),
+            ("fifo.png", "could not be read (it is a FIFO"),
+            ("text.png", "is not in a format"),
+        ]
+        for item in cases {
+            let warnings = try confinedWarnings("Text ![alt](\(item.source)) in a line.\n", root: root)
+            let expected = root + "/doc.md:1:13: warning: image '\(item.source)' inside a line of text \(item.why)"
+            #expect(warnings.contains { $0.hasPrefix(expected) && $0.contains("shown as its alt text") }, "\(warnings)")
+        }
+    }
+
     /// A picture inside the root (beside the document, in a subfolder, through a link that
     /// stays inside) is embedded; `--resource-path` is allowed as the user named it.
     @Test func imagesInsideTheRootAreEmbedded() throws {
