@@ -256,6 +256,7 @@ struct TokenReader {
     mutating func collect(_ node: JSONNode, path: [String], inheritedType: String?, keyPosition: SourcePosition? = nil)
     {
         guard let members = node.members else { return }
+        for key in ["$type", "type"] { checkType(node[key]) }
         if let tokenValue = node["$value"] {
             add(
                 DesignToken(
@@ -285,6 +286,16 @@ struct TokenReader {
                 member.value, path: path + (components.isEmpty ? [member.key] : components), inheritedType: groupType,
                 keyPosition: member.keyPosition)
         }
+    }
+
+    /// Warns at a `$type` (or `type`) one slip from a type DTCG or Tokens Studio defines
+    /// (``TokenReader/TokenTypes``): `typograhpy` makes its token no typography, which was
+    /// said only as a token not used, far from where it is written.
+    mutating func checkType(_ node: JSONNode?) {
+        guard let node, let type = node.string, !Self.TokenTypes.known.contains(type) else { return }
+        let hint = suggestion(for: type, among: Array(Self.TokenTypes.known).sorted())
+        guard !hint.isEmpty else { return }
+        warn(node.position, "unknown token type '\(type)'\(hint) (its token is not read as that type)")
     }
 
     mutating func add(_ token: DesignToken) {
@@ -635,6 +646,47 @@ struct TokenReader {
         value == value.rounded() ? String(Int(value)) : String(format: "%g", value)
     }
 
+    /// The token an alias written as `node` ends at, through aliases to aliases (at most a
+    /// thousand steps; a cycle is named where the value is resolved), with its `$type`; nil
+    /// when `node` is no alias or names no token.
+    func aliasTarget(of node: JSONNode) -> (name: String, type: String?)? {
+        var node = node
+        var target: (name: String, type: String?)?
+        for _ in 0..<1000 {
+            guard let text = node.string?.trimmingCharacters(in: .whitespaces), text.hasPrefix("{"),
+                text.hasSuffix("}"),
+                let index = lookup(String(text.dropFirst().dropLast()))
+            else { break }
+            target = (tokens[index].name, tokens[index].type)
+            node = tokens[index].value
+        }
+        return target
+    }
+
+    /// The token types (DTCG's, and the Tokens Studio plugin's) and which of them a typography
+    /// field may refer to: a `fontFamily` that is an alias of a colour token is refused, not
+    /// read as a family named `#3355ff`. A type not known here (a tool's own) is not judged.
+    enum TokenTypes {
+        static let known: Set<String> = [
+            "color", "dimension", "fontFamily", "fontWeight", "duration", "cubicBezier", "number", "strokeStyle",
+            "border", "transition", "shadow", "gradient", "typography", "sizing", "spacing", "borderRadius",
+            "borderWidth", "opacity", "fontFamilies", "fontWeights", "fontSizes", "lineHeights", "letterSpacing",
+            "paragraphSpacing", "paragraphIndent", "textCase", "textDecoration", "boxShadow", "composition", "asset",
+            "boolean", "text", "other", "fontSize", "lineHeight", "fontStyle", "string", "percentage",
+        ]
+        static let accepts: [String: Set<String>] = [
+            "fontFamily": ["fontFamily", "fontFamilies", "text", "string", "other"],
+            "fontWeight": ["fontWeight", "fontWeights", "number", "text", "string", "other"],
+            "fontSize": ["dimension", "fontSize", "fontSizes", "number", "sizing", "spacing", "other"],
+            "lineHeight": ["lineHeight", "lineHeights", "dimension", "number", "sizing", "percentage", "other"],
+            "letterSpacing": ["letterSpacing", "dimension", "number", "sizing", "percentage", "other"],
+        ]
+        static let what: [String: String] = [
+            "fontFamily": "a font family", "fontWeight": "a font weight", "fontSize": "a dimension",
+            "lineHeight": "a line height", "letterSpacing": "a letter spacing",
+        ]
+    }
+
     static let knownFields: Set<String> = [
         "fontFamily", "fontSize", "fontWeight", "lineHeight", "letterSpacing",
         "textCase", "textDecoration", "paragraphSpacing", "paragraphIndent", "fontStyle",
@@ -646,6 +698,16 @@ struct TokenReader {
         var field: [String: JSONNode] = [:]
         for member in value.members! where !member.key.hasPrefix("$") {
             if Self.knownFields.contains(member.key) {
+                if let target = aliasTarget(of: member.value), let type = target.type,
+                    let accepted = Self.TokenTypes.accepts[member.key],
+                    Self.TokenTypes.known.contains(type), !accepted.contains(type)
+                {
+                    refuse(
+                        member.value.position,
+                        "token '\(name)': \(member.key) refers to '\(target.name)', a \(type) token, not "
+                            + Self.TokenTypes.what[member.key, default: member.key])
+                    continue
+                }
                 if let resolvedValue = resolve(member.value, visiting: [name]) { field[member.key] = resolvedValue }
             } else {
                 warn(member.keyPosition, "token '\(name)': unknown typography field '\(member.key)' ignored")
@@ -756,8 +818,9 @@ struct TokenReader {
             if let pt = ValueParsing.points(sizeField), pt > 0 {
                 if field["lineHeight"] == nil { style.lineHeight = style.lineHeight?.scaled(from: style.size, to: pt) }
                 style.size = pt
-            } else if ValueParsing.points(sizeField) != nil {
-                refuse(sizeField.position, "token '\(name)': fontSize must be more than 0, not \(sizeField.typeName)")
+            } else if let pt = ValueParsing.points(sizeField) {
+                let written = sizeField.members == nil ? sizeField.typeName : "\(Self.points(pt)) pt"
+                refuse(sizeField.position, "token '\(name)': fontSize must be more than 0, not \(written)")
             } else if let problem = Self.dimensionObjectProblem(sizeField) {
                 refuse(sizeField.position, "token '\(name)': fontSize \(problem)")
             } else {
@@ -849,9 +912,12 @@ struct TokenReader {
     /// Weight from a DTCG name, a Figma style name (`Semi Bold`, `Bold Italic`) or a numeric string.
     static func weight(_ text: String) -> (FontWeight, Bool)? {
         var key = TextRole.normalizedKey(text)
-        let italic = key.hasSuffix("italic")
-        if italic { key = String(key.dropLast("italic".count)) }
-        if key.isEmpty { return (.regular, italic) }
+        // A style name's slant (Figma's `Medium Italic`, `Bold Oblique`); alone, the regular weight's.
+        let slant = ["italic", "oblique"].first { key.hasSuffix($0) }
+        if let slant { key = String(key.dropLast(slant.count)) }
+        let italic = slant != nil
+        // An empty or blank weight names none: refused, not read as Regular.
+        if key.isEmpty { return italic ? (.regular, true) : nil }
         if ["extrablack", "ultrablack"].contains(key) { return (FontWeight(950), italic) }
         return FontWeight(name: key).map { ($0, italic) }
     }

@@ -164,6 +164,67 @@ import Testing
         #expect(errors("spacing.large") == ["alias {spacing.large} names no token"])
     }
 
+    /// A value that names nothing of its kind is refused where it is written, never read as a
+    /// default or as another kind of value: an empty or blank weight (read as Regular before),
+    /// a family, weight, size, line height or letter spacing that is an alias of a colour or
+    /// shadow token (a colour was read as a family named `#3355ff`), a negative dimension
+    /// object (said to be "an object").
+    @Test func aValueOfTheWrongKindIsRefusedWhereItIsWritten() {
+        func errors(_ fields: String) -> [String] {
+            let json =
+                "{ \"color\": { \"primary\": { \"$type\": \"color\", \"$value\": \"#3355ff\" },\n"
+                + "  \"glow\": { \"$type\": \"shadow\", \"$value\": \"{color.primary}\" } },\n"
+                + "  \"typography\": { \"body\": { \"$type\": \"typography\", \"$value\": "
+                + "{ \(fields) } } } }"
+            return Self.refusal(json)?.problems.filter { $0.severity == .error }.map(\.description) ?? []
+        }
+        let sized = "\"fontSize\": \"16px\", \"lineHeight\": 1.5"
+        #expect(errors("\"fontWeight\": \"\", \(sized)").contains { $0.contains("fontWeight must be 1–1000") })
+        #expect(errors("\"fontWeight\": \"   \", \(sized)").contains { $0.contains("fontWeight must be 1–1000") })
+        for (field, what) in [
+            ("fontFamily", "a font family"), ("fontWeight", "a font weight"), ("letterSpacing", "a letter spacing"),
+        ] {
+            let found = errors("\"\(field)\": \"{color.primary}\", \(sized)")
+            #expect(
+                found.contains {
+                    $0.contains("'typography.body': \(field) refers to 'color.primary', a color token, not \(what)")
+                },
+                "\(found)")
+        }
+        let throughShadow = errors("\"fontFamily\": \"{color.glow}\", \(sized)")
+        #expect(throughShadow.contains { $0.contains("refers to 'color.primary', a color token") }, "\(throughShadow)")
+        let lineHeight = errors("\"fontSize\": \"16px\", \"lineHeight\": \"{color.primary}\"")
+        #expect(lineHeight.contains { $0.contains("lineHeight refers to 'color.primary'") }, "\(lineHeight)")
+        let negative = errors("\"fontSize\": { \"value\": -16, \"unit\": \"px\" }, \"lineHeight\": 1.5")
+        #expect(negative.contains { $0.hasSuffix("fontSize must be more than 0, not -16 pt") }, "\(negative)")
+    }
+
+    /// A token type one slip from one DTCG or Tokens Studio defines is named at its `$type`
+    /// (its token is no typography, which was said only as a token not used); a style name's
+    /// slant is read as italic whichever word names it.
+    @Test func aTokenTypeWrittenWrongIsNamedWhereItIsWritten() throws {
+        let json = """
+            {
+              "typography": {
+                "body": { "$type": "typography", "$value": { "fontSize": "16px", "lineHeight": 1.5, "fontWeight": "Medium Oblique" } },
+                "caption": { "$type": "typograhpy", "$value": { "fontSize": "12px", "lineHeight": 1.4 } },
+                "small": { "type": "typograpy", "value": { "fontSize": "11px", "lineHeight": 1.4 } },
+                "brand": { "$type": "color", "$value": "#112233" },
+                "custom": { "$type": "x-vendor-thing", "$value": 3 }
+              }
+            }
+            """
+        let (theme, warnings) = try TokenImporter.importTokens(Data(json.utf8), file: "t.json")
+        #expect(
+            warnings.contains {
+                $0.hasPrefix("t.json:4:27: warning: unknown token type 'typograhpy'; did you mean 'typography'?")
+            }, "\(warnings)")
+        #expect(
+            warnings.contains { $0.hasPrefix("t.json:5:24: warning: unknown token type 'typograpy'") }, "\(warnings)")
+        #expect(!warnings.contains { $0.contains("'x-vendor-thing'") || $0.contains("'color'") }, "\(warnings)")
+        #expect(theme[.body].weight == .medium && theme[.body].italic)
+    }
+
     /// The scale out of order is warned about at the token that set a role larger than the one
     /// before it, not at the file's first token.
     @Test func aScaleOutOfOrderIsWarnedAboutAtTheTokenThatBreaksIt() throws {
