@@ -206,7 +206,7 @@ import Testing
         let json = """
             {
               "typography": {
-                "body": { "$type": "typography", "$value": { "fontSize": "16px", "lineHeight": 1.5, "fontWeight": "Medium Oblique" } },
+                "body": { "$type": "typography", "$value": { "fontSize": "16px", "fontWeight": "Medium Oblique" } },
                 "caption": { "$type": "typograhpy", "$value": { "fontSize": "12px", "lineHeight": 1.4 } },
                 "small": { "type": "typograpy", "value": { "fontSize": "11px", "lineHeight": 1.4 } },
                 "brand": { "$type": "color", "$value": "#112233" },
