@@ -18,10 +18,15 @@ public struct AnchorMatcher: Sendable {
         }
     }
 
-    /// The destination `fragment` names, nil when none does.
+    /// The destination `fragment` names, nil when none does. GitHub writes every id of a
+    /// rendered README with `user-content-` before it (a heading's `user-content-install`, a
+    /// note's `user-content-fn-1`), so a link written to that element names the destination
+    /// after the prefix.
     public func match(_ fragment: String) -> String? {
         for key in Self.keys(fragment) { if let found = byKey[key] { return found } }
-        return nil
+        let prefix = "user-content-"
+        guard fragment.count > prefix.count, fragment.lowercased().hasPrefix(prefix) else { return nil }
+        return match(String(fragment.dropFirst(prefix.count)))
     }
 
     /// The forms a fragment is compared in, strictest first.

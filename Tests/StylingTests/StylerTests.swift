@@ -131,6 +131,23 @@ import Typography
         #expect(runs.first { $0.text == "b" }?.style.link != nil)
     }
 
+    /// GitHub's element ids, `user-content-` and the id (`#user-content-faq`, a note's
+    /// `#user-content-fn-1`), reach the heading or note; a prefix before nothing, or before no
+    /// destination, still warns.
+    @Test func gitHubsElementIdsReachTheirDestinations() {
+        let doc = style(
+            "## FAQ\n\n## Install & Run\n\nSee[^1].\n\n[a](#user-content-faq) [b](#User-Content-install--run) "
+                + "[c](#user-content-fn-1) [d](#user-content-) [e](#user-content-nowhere)\n\n[^1]: A note.\n")
+        let messages = doc.diagnostics.map(\.message).filter { $0.contains("matches no heading") }
+        #expect(messages.count == 2, "\(messages)")
+        #expect(messages.contains { $0.contains("'#user-content-'") } && messages.contains { $0.contains("nowhere") })
+        let runs = paragraphs(doc).first { $0.text.hasPrefix("a b") }?.runs ?? []
+        #expect(runs.first { $0.text == "a" }?.style.link == .internal("faq"), "\(runs.map(\.style.link))")
+        #expect(runs.first { $0.text == "b" }?.style.link == .internal("install--run"))
+        #expect(runs.first { $0.text == "c" }?.style.link == .internal("fn-1"))
+        #expect(runs.first { $0.text == "d" }?.style.link == nil)
+    }
+
     /// Pandoc's identifier of a heading (`auto_identifiers`: its text from the first letter on,
     /// punctuation dropped, words joined by one hyphen) reaches the heading too: a document
     /// written for Pandoc links to `#results-discussion` for `# 2024 Results & Discussion`,
