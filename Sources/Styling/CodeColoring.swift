@@ -101,6 +101,18 @@ public struct CodeBlockInfo: Hashable, Sendable {
         if normalized == "highlight", value.lowercased() == "false" { highlight = false }
     }
 
+    /// What GitHub draws a block of this language as instead of its code (GitHub Docs, "Creating
+    /// diagrams": Mermaid, GeoJSON and TopoJSON maps, ASCII STL models), nil for code it shows as
+    /// code. Typeset sets such a block as its source.
+    public var gitHubDrawing: String? {
+        switch language?.lowercased() {
+        case "mermaid": "a Mermaid diagram"
+        case "geojson", "topojson": "a map"
+        case "stl": "a 3D model"
+        default: nil
+        }
+    }
+
     /// Turns highlighting off for a language that names plain text.
     private mutating func settleHighlighting() {
         if let name = language?.lowercased(), ["nohighlight", "no-highlight", "plaintext", "text"].contains(name) {

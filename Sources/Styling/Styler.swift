@@ -330,6 +330,11 @@ public struct Styler: Sendable {
         case .codeBlock(let info, let text):
             let info = CodeBlockInfo(info: info)
             for problem in info.problems { warn(problem, block.location, kind: .content) }
+            if let drawing = info.gitHubDrawing, let language = info.language {
+                warn(
+                    "GitHub draws a ```\(language) block as \(drawing); it is set here as its source (draw it as an "
+                        + "SVG or PNG picture and include that)", block.location, kind: .content)
+            }
             if let id = info.id { registerAnchor(id, at: block.location) }
             appendCode(text, info: info, context: context, overrides: overrides, location: block.location, to: &blocks)
         case .thematicBreak:

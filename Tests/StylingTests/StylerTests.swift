@@ -131,6 +131,20 @@ import Typography
         #expect(runs.first { $0.text == "b" }?.style.link != nil)
     }
 
+    /// A fenced block GitHub draws instead of showing its code (Mermaid, GeoJSON and TopoJSON
+    /// maps, STL models) is set as its source and named at its fence, whatever case its
+    /// language is written in; code in a language GitHub shows as code is not named.
+    @Test func blocksGitHubDrawsAreNamed() {
+        let doc = style(
+            "```mermaid\ngraph TD; A-->B\n```\n\n```Mermaid\nsequenceDiagram\n```\n\n```topojson\n{}\n```\n\n"
+                + "```stl\nsolid x\n```\n\n```python\nx = 1\n```\n\n```{.mermaid}\ngraph LR\n```\n")
+        let named = doc.diagnostics.filter { $0.message.hasPrefix("GitHub draws a ```") }
+        #expect(named.compactMap(\.location?.line) == [1, 5, 9, 13, 21], "\(named.map(\.description))")
+        #expect(named.first?.message.contains("as a Mermaid diagram; it is set here as its source") == true)
+        #expect(named[2].message.contains("```topojson block as a map"), "\(named[2].message)")
+        #expect(paragraphs(doc).contains { $0.text == "graph TD; A-->B" }, "the source is set")
+    }
+
     /// GitHub's element ids, `user-content-` and the id (`#user-content-faq`, a note's
     /// `#user-content-fn-1`), reach the heading or note; a prefix before nothing, or before no
     /// destination, still warns.
