@@ -9,11 +9,12 @@ BIN = .build/release/typeset
 # Debian packages: C libraries (pkg-config), fonts, the PDF tools the tests read back with, and
 # the sRGB ICC profile of PDF/A's output intent (icc-profiles-free); Latin Modern Math and TeX Gyre
 # Pagella Math are the OpenType MATH faces the math tests set formulas in; Valgrind's Callgrind
-# counts the instructions of the work-cost tests.
+# counts the instructions of the work-cost tests; node-emoji's table holds GitHub's emoji shortcodes
+# (`:rocket:`), which the styler reads.
 APT_PACKAGES = pkg-config libpango1.0-dev libcairo2-dev libfontconfig-dev libfreetype-dev \
   libcmark-gfm-dev libcmark-gfm-extensions-dev libyaml-dev librsvg2-dev \
   libhyphen-dev hyphen-en-us hyphen-de hyphen-fr zlib1g-dev libpng-dev libxml2-dev libgdk-pixbuf-2.0-dev webp-pixbuf-loader imagemagick \
-  fonts-inter fonts-noto-cjk fonts-noto-mono fonts-dejavu-core fonts-dejavu-extra fonts-noto-color-emoji \
+  fonts-inter fonts-noto-cjk fonts-noto-mono fonts-dejavu-core fonts-dejavu-extra fonts-noto-color-emoji node-emoji \
   fonts-lmodern fonts-texgyre-math \
   libkf5syntaxhighlighting-dev qtbase5-dev \
   poppler-utils qpdf time icc-profiles-free valgrind

@@ -428,7 +428,9 @@ public struct Styler: Sendable {
         context.cascade.apply(overrides, theme: theme)
         var paragraph = makeParagraph(inlines, context: context, overrides: overrides)
         if Self.neverExpanded.contains(role) { paragraph.style.fontExpansion = 0 }
-        let readable = readableTextInDocument(inlines)
+        // The bookmark and contents entry read as the heading does (`:rocket:` as 🚀); its id is
+        // made of the text as written, below.
+        let readable = readableTextInDocument(EmojiShortcodes.replacing(in: inlines))
         let title = readable.trimmingCharacters(in: .whitespaces)
         if firstHeading == nil, !title.isEmpty { firstHeading = title }
         headingCount += 1
@@ -1560,6 +1562,7 @@ public struct Styler: Sendable {
                 // A tab in running text is white space like any other (CommonMark §2.2).
                 // (A byte test: `String.contains(String)` is Foundation's locale-aware search.)
                 var text = text.utf8.contains(0x09) ? text.replacingOccurrences(of: "\t", with: " ") : text
+                text = EmojiShortcodes.replacing(in: text)
                 if Self.endsInForcedBreak(runs) || dropsSpace {
                     text = String(text.drop { $0 == " " })
                     if text.isEmpty { continue }

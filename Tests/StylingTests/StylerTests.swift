@@ -131,6 +131,28 @@ import Typography
         #expect(runs.first { $0.text == "b" }?.style.link != nil)
     }
 
+    /// GitHub's emoji shortcodes are their emoji in running text, emphasis, links and headings
+    /// (their bookmarks too), as GitHub and Pandoc's `emoji` extension read them; code, a
+    /// formula, a name no emoji has and a time keep their colons; a heading's id is made of its
+    /// text as written (GitHub's `#desert_island-installation`).
+    @Test func emojiShortcodesAreTheirEmoji() throws {
+        try #require(EmojiShortcodes.isAvailable, "node-emoji's table at \(EmojiShortcodes.tablePath)")
+        let doc = style(
+            "## :desert_island: Installation\n\nAt 12:30:45 :tada: :+1: **:fire:** "
+                + "[go :zap:](#desert_island-installation) `:smile:` $a:b:c$ :no_such_emoji: a:smile:b\n\n"
+                + "```\n:smile:\n```\n")
+        let texts = paragraphs(doc).map(\.text)
+        #expect(texts.first == "🏝️ Installation", "\(texts)")
+        #expect(doc.blocks.first?.anchor == "desert_island-installation")
+        #expect(doc.blocks.first?.outline?.title == "🏝️ Installation")
+        let running = try #require(texts.first { $0.hasPrefix("At ") })
+        #expect(running.hasPrefix("At 12:30:45 🎉 👍 🔥 go ⚡ :smile: "), "\(running)")
+        #expect(running.contains(":no_such_emoji: a😄b"), "\(running)")
+        #expect(texts.contains(":smile:"), "a code block keeps its text")
+        #expect(!doc.diagnostics.contains { $0.message.contains("matches no heading") }, "\(doc.diagnostics)")
+        #expect(EmojiShortcodes.replacing(in: "::rocket: :: :rocket") == ":🚀 :: :rocket")
+    }
+
     /// A fenced block GitHub draws instead of showing its code (Mermaid, GeoJSON and TopoJSON
     /// maps, STL models) is set as its source and named at its fence, whatever case its
     /// language is written in; code in a language GitHub shows as code is not named.
