@@ -37,8 +37,9 @@ public enum EmojiShortcodes {
     /// letters, digits, `_`, `+` and `-` between two colons; a colon that closes no known name
     /// may open the next (`time: 12:30 :smile:`).
     public static func replacing(in text: String) -> String {
+        // Most text has no colon: it is returned unread, without a copy of its bytes.
+        guard text.utf8.contains(UInt8(ascii: ":")), !table.isEmpty else { return text }
         let bytes = Array(text.utf8)
-        guard bytes.contains(UInt8(ascii: ":")), !table.isEmpty else { return text }
         var result: [UInt8] = []
         result.reserveCapacity(bytes.count)
         var index = 0
