@@ -248,11 +248,26 @@ struct CmarkConverter {
         case close(DivFence)
     }
 
+    /// `items` as blocks: divs rebuilt from their fences, HTML tables and containers (`<div>`,
+    /// `<details>`) from their tags, each never closed named where it opens.
+    mutating func nested(_ items: [BlockItem]) -> [Block] {
+        var unclosed: [(name: String, location: SourceLocation?)] = []
+        let blocks = RawHTML.nestContainers(html.nestTables(nestDivs(items)), unclosed: &unclosed)
+        for element in unclosed {
+            diagnostics.append(
+                Diagnostic(
+                    .warning,
+                    "'<\(element.name)>' opened here is never closed; closed at the end of its container (GitHub "
+                        + "would hold everything after it in the element)", at: element.location, kind: .structure))
+        }
+        return blocks
+    }
+
     /// The blocks of a container (document, quote, item, footnote, div), divs rebuilt.
     mutating func blocks(of parent: OpaquePointer, depth: Int) -> [Block] {
         var items: [BlockItem] = []
         for child in Self.children(parent) { convertBlock(child, depth: depth, into: &items) }
-        return RawHTML.nestContainers(html.nestTables(nestDivs(items)))
+        return nested(items)
     }
 
     /// Whether the source line where `node` starts has `[` as its first character after the
@@ -780,7 +795,7 @@ struct CmarkConverter {
     private mutating func flushSegment() {
         guard var segment = segmentScan.current else { return }
         let before = diagnostics.count
-        let blocks = RawHTML.nestContainers(html.nestTables(nestDivs(segmentScan.items)))
+        let blocks = nested(segmentScan.items)
         let made = blocks.count
         let ranges = source.lines.ranges
         if segment.firstLine >= 1, segment.firstLine <= ranges.count,
@@ -806,7 +821,7 @@ struct CmarkConverter {
     mutating func blocks(ofTopLevel nodes: [OpaquePointer]) -> [Block] {
         var items: [BlockItem] = []
         for node in nodes { convertBlock(node, depth: 0, into: &items) }
-        return RawHTML.nestContainers(html.nestTables(nestDivs(items)))
+        return nested(items)
     }
 
     // MARK: Inlines

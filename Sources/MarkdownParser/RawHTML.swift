@@ -302,8 +302,11 @@ struct RawHTML {
     /// Resolves the markers of ``blocks(_:location:)`` in one container's blocks: what lies
     /// between an opening and its closing HTML block goes inside — a div carrying the opening
     /// tag's `align` (GitHub centres a README's `<div align="center">` content), or simply in
-    /// place. An element never closed ends with its container; a stray closing tag is dropped.
-    static func nestContainers(_ blocks: [Block]) -> [Block] {
+    /// place. An element never closed ends with its container, and is added to `unclosed`
+    /// with where it opens; a stray closing tag is dropped.
+    static func nestContainers(_ blocks: [Block], unclosed: inout [(name: String, location: SourceLocation?)])
+        -> [Block]
+    {
         guard blocks.contains(where: { if case .html(let html) = $0.kind { html.hasPrefix("\u{0}") } else { false } })
         else {
             return blocks
@@ -331,7 +334,10 @@ struct RawHTML {
                 stack[stack.count - 1].blocks.append(block)
             }
         }
-        while stack.count > 1 { close() }
+        while stack.count > 1 {
+            unclosed.append((stack[stack.count - 1].name, stack[stack.count - 1].location))
+            close()
+        }
         return stack[0].blocks
     }
 

@@ -428,6 +428,23 @@ import Testing
         #expect(parse("<div align=\"center\">\n\nx\n\n</div>").diagnostics.isEmpty)
     }
 
+    /// A `<details>`, `<div>` or `<center>` opened in an HTML block of its own and never closed
+    /// is named where it opens (its content is kept, closed at its container's end, where
+    /// GitHub would hold the rest of the file inside it); one closed later, in a quote or at
+    /// the top, is not named.
+    @Test func containersNeverClosedAreNamed() {
+        func named(_ markdown: String) -> [String] {
+            parse(markdown).diagnostics.filter { $0.message.contains("never closed") }.compactMap { diagnostic in
+                diagnostic.location.map { "\($0.line):\($0.column)" }
+            }
+        }
+        #expect(named("<details>\n<summary>More</summary>\n\nHidden.\n\n## After\n") == ["1:1"])
+        #expect(named("Intro.\n\n<div align=\"center\">\n\nCentred\n") == ["3:1"])
+        #expect(named("> <center>\n>\n> In a quote\n\nAfter.\n") == ["1:3"])
+        #expect(named("<details>\n\nBody\n\n</details>\n\n<div>\n\nx\n\n</div>\n").isEmpty)
+        #expect(parse("<details>\n\nBody\n").diagnostics.first?.message.contains("'<details>'") == true)
+    }
+
     @Test func unclosedInlineTagsNestNoDeeperThanTheLimit() {
         let i = paragraphInlines(String(repeating: "<b>", count: 5000) + "deep")
         func depth(_ inlines: [Inline]) -> Int {
