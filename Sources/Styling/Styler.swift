@@ -328,15 +328,9 @@ public struct Styler: Sendable {
             for child in children { append(child, context: inside, to: &blocks) }
         case .alert, .definitionList: appendGitHubOrPandocBlock(block, in: context, to: &blocks)
         case .codeBlock(let info, let text):
-            let info = CodeBlockInfo(info: info)
-            for problem in info.problems { warn(problem, block.location, kind: .content) }
-            if let drawing = info.gitHubDrawing, let language = info.language {
-                warn(
-                    "GitHub draws a ```\(language) block as \(drawing); it is set here as its source (draw it as an "
-                        + "SVG or PNG picture and include that)", block.location, kind: .content)
-            }
-            if let id = info.id { registerAnchor(id, at: block.location) }
-            appendCode(text, info: info, context: context, overrides: overrides, location: block.location, to: &blocks)
+            appendCodeBlock(
+                text, info: CodeBlockInfo(info: info), block: block, context: context, overrides: overrides, to: &blocks
+            )
         case .thematicBreak:
             blocks.append(
                 StyledBlock(
@@ -759,6 +753,22 @@ public struct Styler: Sendable {
     }
 
     // MARK: Code
+
+    /// A fenced or indented code block: the info string's problems named, a block GitHub draws
+    /// (a Mermaid diagram) named as set from its source, its `#id` a destination, its code set.
+    mutating func appendCodeBlock(
+        _ text: String, info: CodeBlockInfo, block: Block, context: BlockContext, overrides: StyleOverrides,
+        to blocks: inout [StyledBlock]
+    ) {
+        for problem in info.problems { warn(problem, block.location, kind: .content) }
+        if let drawing = info.gitHubDrawing, let language = info.language {
+            warn(
+                "GitHub draws a ```\(language) block as \(drawing); it is set here as its source (draw it as an "
+                    + "SVG or PNG picture and include that)", block.location, kind: .content)
+        }
+        if let id = info.id { registerAnchor(id, at: block.location) }
+        appendCode(text, info: info, context: context, overrides: overrides, location: block.location, to: &blocks)
+    }
 
     mutating func appendCode(
         _ text: String, info: CodeBlockInfo, context: BlockContext, overrides: StyleOverrides,
