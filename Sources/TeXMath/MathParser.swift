@@ -341,7 +341,7 @@ public struct MathParser {
         if current == "}" {
             position += 1
         } else {
-            problem("missing }", at: position)
+            problem("missing } in the formula: a '{' is never closed", at: position)
         }
     }
 
@@ -349,7 +349,7 @@ public struct MathParser {
     mutating func parseArgument() -> [MathNode] {
         skipSpaces()
         guard let scalar = current else {
-            problem("missing argument", at: position)
+            problem("missing argument in the formula: the command before its end takes one", at: position)
             return []
         }
         if scalar == "{" {
@@ -410,7 +410,11 @@ public struct MathParser {
         guard current == "[" else { return nil }
         position += 1
         let list = parseList(stop: .bracket)
-        if current == "]" { position += 1 } else { problem("missing ]", at: position) }
+        if current == "]" {
+            position += 1
+        } else {
+            problem("missing ] in the formula: an optional argument's '[' is never closed", at: position)
+        }
         return list
     }
 

@@ -385,6 +385,22 @@ import Testing
         #expect(MathParser.parse(#"\newcommand{\abs}[1]{|#1|}\abs{x} \abs y"#).problems.isEmpty)
     }
 
+    /// A formula cut short says what it lacks as a formula's problem, not only the character:
+    /// a group, an argument or an optional argument left open ("missing }" alone before).
+    @Test func aFormulaCutShortSaysWhatItLacks() {
+        #expect(
+            MathParser.parse(#"\frac{1}{"#).problems.map(\.message) == [
+                "missing } in the formula: a '{' is never closed"
+            ])
+        #expect(
+            MathParser.parse(#"x + \frac{1}"#).problems.map(\.message) == [
+                "missing argument in the formula: the command before its end takes one"
+            ])
+        #expect(
+            MathParser.parse(#"\sqrt[3"#).problems.map(\.message).first
+                == "missing ] in the formula: an optional argument's '[' is never closed")
+    }
+
     /// A definition whose body is one command stands for that command, its arguments read where
     /// it is used (`\newcommand{\vect}{\mathbf}`, `\let\bb\mathbb`), as TeX reads them.
     @Test func aDefinitionOfOneCommandTakesItsArguments() {
