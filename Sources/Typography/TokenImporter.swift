@@ -33,7 +33,8 @@ import Foundation
 public enum TokenImporter {
     /// The role a token name means: a role name (`body`, `large-title`, `largeTitle`, `Title 2`,
     /// `SubTitle`), an Apple style name (`title1` → Title, `subheadline`/`subhead` → SubTitle,
-    /// `caption1` → Caption) or a heading (`h1` … `h6`, ``TextRole/forHeading(level:)``);
+    /// `caption1` → Caption) or a heading (`h1` … `h6`, `heading-1` … `heading-6`,
+    /// ``TextRole/forHeading(level:)``);
     /// case/separator-insensitive. nil otherwise.
     public static func role(forTokenName name: String) -> TextRole? {
         if let role = TextRole(name: name) { return role }
@@ -44,8 +45,12 @@ public enum TokenImporter {
         case "caption1": return .caption
         default: break
         }
-        if key.count == 2, key.first == "h", let level = Int(key.dropFirst()), (1...6).contains(level) {
-            return TextRole.forHeading(level: level)
+        // `h1` … `h6`, and `heading-1` … `heading-6` as teams name them after HTML's elements
+        // (Carbon's zero-padded `heading-01`, its smallest, is its own scheme: ``TokenRoleGuess``).
+        for prefix in ["h", "heading"] where key.count == prefix.count + 1 && key.hasPrefix(prefix) {
+            if let level = Int(key.dropFirst(prefix.count)), (1...6).contains(level) {
+                return TextRole.forHeading(level: level)
+            }
         }
         return nil
     }

@@ -339,7 +339,8 @@ import Testing
             ("body", .body), ("large-title", .largeTitle), ("largeTitle", .largeTitle), ("Title 2", .title2),
             ("HEADLINE", .headline), ("sub_title", .subTitle), ("subheadline", .subTitle), ("title1", .title),
             ("Caption 1", .caption), ("caption2", .caption2), ("h1", .largeTitle), ("h4", .headline),
-            ("display", .display), ("overline", nil), ("h7", nil),
+            ("display", .display), ("overline", nil), ("h7", nil), ("heading-1", .largeTitle),
+            ("Heading 2", .title), ("heading_6", .caption), ("heading-7", nil), ("heading-01", nil),
         ]
         for (name, role) in cases { #expect(TokenImporter.role(forTokenName: name) == role, "\(name)") }
     }
