@@ -515,6 +515,19 @@ struct TokenReader {
         return node
     }
 
+    /// The token a JSON pointer (`#/base/$value`, `#/size/body/$value/value`) points into: the
+    /// longest run of its first parts that is a token's path; nil for none.
+    func token(atPointer ref: String) -> Int? {
+        guard ref.hasPrefix("#") else { return nil }
+        let parts = ref.dropFirst().split(separator: "/", omittingEmptySubsequences: true).map {
+            $0.replacingOccurrences(of: "~1", with: "/").replacingOccurrences(of: "~0", with: "~")
+        }
+        for count in stride(from: parts.count, through: 1, by: -1) {
+            if let index = byPath[parts.prefix(count).joined(separator: ".")] { return index }
+        }
+        return nil
+    }
+
     func isTypography(_ token: DesignToken, resolved: JSONNode?) -> Bool {
         if let type = token.type { return TextRole.normalizedKey(type) == "typography" }
         guard let typography = resolved, typography.members != nil else { return false }
@@ -623,6 +636,7 @@ struct TokenReader {
             while let node = nodes.popLast() {
                 if let members = node.members { nodes += members.map(\.value) }
                 if let items = node.array { nodes += items }
+                if let ref = node["$ref"]?.string, let target = token(atPointer: ref) { pending.append(target) }
                 guard let text = node.string else { continue }
                 var rest = Substring(text)
                 while let open = rest.firstIndex(of: "{"), let close = rest[open...].firstIndex(of: "}") {

@@ -199,6 +199,24 @@ import Testing
         #expect(negative.contains { $0.hasSuffix("fontSize must be more than 0, not -16 pt") }, "\(negative)")
     }
 
+    /// A token a typography value reaches through a `$ref` pointer (to its `$value`, or inside
+    /// it) is used: it was listed as not used beside the size it set.
+    @Test func aTokenReachedThroughAPointerIsUsed() throws {
+        let json = """
+            {
+              "base": { "$type": "dimension", "$value": { "value": 18, "unit": "px" } },
+              "lead": { "$type": "number", "$value": { "factor": 1.4 } },
+              "spare": { "$type": "dimension", "$value": "3px" },
+              "typography": { "body": { "$type": "typography", "$value": {
+                "fontSize": { "$ref": "#/base/$value" }, "lineHeight": { "$ref": "#/lead/$value/factor" } } } }
+            }
+            """
+        let (theme, warnings) = try TokenImporter.importTokens(Data(json.utf8), file: "t.json")
+        #expect(theme[.body].size == 18 && theme[.body].lineHeight == .relativeToSize(1.4))
+        let unused = warnings.filter { $0.contains("not used") }
+        #expect(unused.count == 1 && unused[0].hasSuffix("1 other token not used: spare"), "\(unused)")
+    }
+
     /// A token type one slip from one DTCG or Tokens Studio defines is named at its `$type`
     /// (its token is no typography, which was said only as a token not used); a style name's
     /// slant is read as italic whichever word names it.
