@@ -129,6 +129,27 @@ public enum TokenImporter {
         }
     }
 
+    /// The keys of `mapping` that are no token's full path and the last part of two or more
+    /// typography tokens of `data` (`body` for `typography.desktop.body` and
+    /// `typography.mobile.body`), each with those tokens' paths: such a key reads more than one
+    /// way, and the command line refuses it rather than map whichever comes first.
+    public static func ambiguousMappings(_ mapping: [String: TextRole], in data: Data) -> [(
+        key: String, tokens: [String]
+    )] {
+        guard !mapping.isEmpty, let root = try? JSONSource.parse(data), root.members != nil else { return [] }
+        var importer = TokenReader(file: "", root: root)
+        importer.collectRoot()
+        _ = importer.buildTheme(base: .default, mapping: [:])
+        let names = Set(importer.typographyNames + importer.typographySetNames)
+        return mapping.keys.sorted().compactMap { key in
+            guard !names.contains(key) else { return nil }
+            let matches = importer.typographyNames.filter {
+                $0.split(separator: ".").last.map { TextRole.normalizedKey(String($0)) } == TextRole.normalizedKey(key)
+            }
+            return matches.count > 1 ? (key, matches) : nil
+        }
+    }
+
     /// Whether `data` is a design-token file rather than a theme file: it has a DTCG `$value` or
     /// `$type`, Tokens Studio `$themes` or `$metadata`, or (Tokens Studio legacy, Style Dictionary
     /// v3) an object with a `value` member while its top level has no theme `roles` or `extends`

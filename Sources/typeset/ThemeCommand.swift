@@ -76,6 +76,12 @@ enum ThemeCommand {
                         + "part; its tokens: \(names.isEmpty ? "none" : list))"
                 )
             }
+            if let ambiguous = TokenImporter.ambiguousMappings(mapping, in: data).first {
+                throw UsageError(
+                    "--map \(ambiguous.key)=…: '\(ambiguous.key)' is the last part of \(ambiguous.tokens.count) "
+                        + "typography tokens of \(path) (\(ambiguous.tokens.prefix(4).joined(separator: ", "))); "
+                        + "write the token's full path")
+            }
             // The judgement `theme check` and `render` make: what one refuses, all refuse.
             let (read, problems) = ThemeJudgement.read(data, file: path, asTokens: true, mapping: mapping)
             guard let theme = read, !problems.contains(where: { $0.severity == .error }) else {

@@ -249,6 +249,29 @@ import Typography
         #expect(mapped.status == 0, "\(mapped.output)")
     }
 
+    /// A `--map` key that is the last part of two typography tokens reads two ways: a usage
+    /// error naming both (the first was mapped and the second's role left to the base theme);
+    /// the full path, or a last part one token has, maps.
+    @Test func aMapKeyTwoTokensEndInIsRefused() throws {
+        let dir = try Render.scratchFolder("token-map-ambiguous")
+        let tokens = dir + "/tokens.json"
+        try """
+        {"typography": {"desktop": {"body": {"$type": "typography", "$value": {"fontSize": "18px", "lineHeight": 1.5}},
+          "lead": {"$type": "typography", "$value": {"fontSize": "22px", "lineHeight": 1.4}}},
+          "mobile": {"body": {"$type": "typography", "$value": {"fontSize": "16px", "lineHeight": 1.5}}}}}
+        """.write(toFile: tokens, atomically: false, encoding: .utf8)
+        let ambiguous = try typeset(["theme", "import", tokens, "-o", dir + "/t.json", "--map", "body=title3"])
+        #expect(ambiguous.status == 2, "\(ambiguous)")
+        #expect(
+            ambiguous.output.contains(
+                "--map body=…: 'body' is the last part of 2 typography tokens of \(tokens) (typography.desktop.body, "
+                    + "typography.mobile.body)"), "\(ambiguous.output)")
+        for key in ["typography.mobile.body", "lead"] {
+            let mapped = try typeset(["theme", "import", tokens, "-o", dir + "/t.json", "--map", "\(key)=title3"])
+            #expect(mapped.status == 0, "\(key): \(mapped.output)")
+        }
+    }
+
     /// `theme export --format dtcg` and `tokens-studio`, imported back with `theme import`,
     /// give a theme that `theme show` prints with the same roles and colours as the original.
     @Test(arguments: ["dtcg", "tokens-studio"]) func exportedTokensImportBackAsTheSameTheme(format: String) throws {
