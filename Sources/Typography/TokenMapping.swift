@@ -20,6 +20,15 @@ extension TokenImporter {
     /// - Throws: ``ThemeError`` at the offending key or value: invalid JSON, not an object, a
     ///   value that is not a string, a name that is no role (listing the roles), a role given twice.
     public static func mapping(fromFile data: Data, file: String) throws -> [String: TextRole] {
+        try placedMapping(fromFile: data, file: file).mapping
+    }
+
+    /// ``mapping(fromFile:file:)`` with where each token path is written in the file (line and
+    /// column, 1-based), for a message about a path that names no token.
+    /// - Throws: as ``mapping(fromFile:file:)``.
+    public static func placedMapping(fromFile data: Data, file: String) throws -> (
+        mapping: [String: TextRole], places: [String: (line: Int, column: Int)]
+    ) {
         let root: JSONNode
         do { root = try JSONSource.parse(data) } catch {
             throw ThemeError(problems: [ThemeProblem(file: file, at: error.position, "invalid JSON: \(error.message)")])
@@ -32,6 +41,7 @@ extension TokenImporter {
         }
         var problems: [ThemeProblem] = []
         var mapping: [String: TextRole] = [:]
+        var places: [String: (line: Int, column: Int)] = [:]
         let rolesFirst = root["roles"]?.members != nil
         let entries = (root["roles"]?.members ?? members).filter { !$0.key.hasPrefix("$") }
         var seenRoles: [TextRole: SourcePosition] = [:]
@@ -59,8 +69,10 @@ extension TokenImporter {
             }
             seenRoles[role] = rolePosition
             mapping[token] = role
+            let place = rolesFirst ? entry.value.position : entry.keyPosition
+            places[token] = (place.line, place.column)
         }
         if !problems.isEmpty { throw ThemeError(problems: problems) }
-        return mapping
+        return (mapping, places)
     }
 }

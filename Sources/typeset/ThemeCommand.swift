@@ -66,22 +66,8 @@ enum ThemeCommand {
             guard let given = args.value("--output") else { throw UsageError("theme import needs -o THEME.json") }
             let output = try OutputTargets.file(given, named: path, ext: "json")
             try OutputTargets.refuseOverwriting([(path, "the tokens file being imported")], with: output)
-            let mapping = try mapping(args)
-            // A mapping that names no token would change nothing: refused, naming what is there.
-            if let unmatched = TokenImporter.unmatchedMappings(mapping, in: data).first {
-                let names = TokenImporter.typographyTokenNames(in: data)
-                let list = names.prefix(8).joined(separator: ", ") + (names.count > 8 ? ", …" : "")
-                throw UsageError(
-                    "--map \(unmatched)=…: \(path) has no typography token '\(unmatched)' (a token path or its last "
-                        + "part; its tokens: \(names.isEmpty ? "none" : list))"
-                )
-            }
-            if let ambiguous = TokenImporter.ambiguousMappings(mapping, in: data).first {
-                throw UsageError(
-                    "--map \(ambiguous.key)=…: '\(ambiguous.key)' is the last part of \(ambiguous.tokens.count) "
-                        + "typography tokens of \(path) (\(ambiguous.tokens.prefix(4).joined(separator: ", "))); "
-                        + "write the token's full path")
-            }
+            let (mapping, placed) = try mapping(args)
+            try refuseMappingsOfNoOneToken(mapping, placed: placed, tokens: data, path: path)
             // The judgement `theme check` and `render` make: what one refuses, all refuse.
             let (read, problems) = ThemeJudgement.read(data, file: path, asTokens: true, mapping: mapping)
             guard let theme = read, !problems.contains(where: { $0.severity == .error }) else {
@@ -152,11 +138,16 @@ enum ThemeCommand {
     /// `--map TOKEN=ROLE` over it.
     /// - Throws: ``UsageError`` for a `--map` that is no `TOKEN=ROLE` (listing the roles);
     ///   ``TypesetError`` for a mapping file that cannot be read or holds a problem.
-    static func mapping(_ args: ParsedArguments) throws -> [String: TextRole] {
+    static func mapping(_ args: ParsedArguments) throws -> (
+        mapping: [String: TextRole], placed: [String: (file: String, line: Int, column: Int)]
+    ) {
         var mapping: [String: TextRole] = [:]
+        var placed: [String: (file: String, line: Int, column: Int)] = [:]
         if let path = args.value("--map-file") {
             let data = try read(path)
-            mapping = try load { try TokenImporter.mapping(fromFile: data, file: path) }
+            let read = try load { try TokenImporter.placedMapping(fromFile: data, file: path) }
+            mapping = read.mapping
+            for (token, place) in read.places { placed[token] = (path, place.line, place.column) }
         }
         for pair in args.all("--map") {
             let parts = pair.split(separator: "=", maxSplits: 1).map(String.init)
@@ -168,8 +159,39 @@ enum ThemeCommand {
                 throw UsageError("--map \(pair): \(problem); roles are \(TokenImporter.roleNames)")
             }
             mapping[parts[0]] = role
+            placed[parts[0]] = nil
         }
-        return mapping
+        return (mapping, placed)
+    }
+
+    /// Refuses a mapping key that names no typography token of `tokens` (it would change
+    /// nothing), or that is the last part of two (it reads two ways): one from `--map` is a
+    /// usage error; one from `--map-file` (`placed`) is an error at its line and column there.
+    /// - Throws: ``UsageError`` or ``TypesetError/invalidTheme(problems:)``.
+    static func refuseMappingsOfNoOneToken(
+        _ mapping: [String: TextRole], placed: [String: (file: String, line: Int, column: Int)], tokens: Data,
+        path: String
+    ) throws {
+        func refuse(_ key: String, _ problem: String) throws -> Never {
+            if let place = placed[key] {
+                throw TypesetError.invalidTheme(problems: ["\(place.file):\(place.line):\(place.column): \(problem)"])
+            }
+            throw UsageError("--map \(key)=…: \(problem)")
+        }
+        if let unmatched = TokenImporter.unmatchedMappings(mapping, in: tokens).first {
+            let names = TokenImporter.typographyTokenNames(in: tokens)
+            let list = names.prefix(8).joined(separator: ", ") + (names.count > 8 ? ", …" : "")
+            try refuse(
+                unmatched,
+                "\(path) has no typography token '\(unmatched)' (a token path or its last part; its tokens: "
+                    + "\(names.isEmpty ? "none" : list))")
+        }
+        if let ambiguous = TokenImporter.ambiguousMappings(mapping, in: tokens).first {
+            try refuse(
+                ambiguous.key,
+                "'\(ambiguous.key)' is the last part of \(ambiguous.tokens.count) typography tokens of \(path) "
+                    + "(\(ambiguous.tokens.prefix(4).joined(separator: ", "))); write the token's full path")
+        }
     }
 
     /// `theme export NAME|FILE --format swiftui|css`: the theme's type scale as code, on standard

@@ -270,6 +270,19 @@ import Typography
             let mapped = try typeset(["theme", "import", tokens, "-o", dir + "/t.json", "--map", "\(key)=title3"])
             #expect(mapped.status == 0, "\(key): \(mapped.output)")
         }
+        // The same keys in a `--map-file` are errors at their place there (exit 1), not said of `--map`.
+        let roles = dir + "/roles.json"
+        try "{ \"roles\": {\n  \"title3\": \"body\",\n  \"caption\": \"typography.nope\"\n} }\n".write(
+            toFile: roles, atomically: false, encoding: .utf8)
+        let inFile = try typeset(["theme", "import", tokens, "-o", dir + "/t.json", "--map-file", roles])
+        #expect(inFile.status == 1, "\(inFile)")
+        #expect(
+            inFile.output.contains("\(roles):3:14: \(tokens) has no typography token 'typography.nope'"),
+            "\(inFile.output)")
+        #expect(!inFile.output.contains("--map"), "\(inFile.output)")
+        try "{ \"roles\": {\n  \"title3\": \"body\"\n} }\n".write(toFile: roles, atomically: false, encoding: .utf8)
+        let twoWays = try typeset(["theme", "import", tokens, "-o", dir + "/t.json", "--map-file", roles])
+        #expect(twoWays.status == 1 && twoWays.output.contains("\(roles):2:13: 'body' is the last part"), "\(twoWays)")
     }
 
     /// `theme export --format dtcg` and `tokens-studio`, imported back with `theme import`,
