@@ -54,6 +54,11 @@ public enum ThemeJudgement {
                             + "caption…) or map them (--map TOKEN=ROLE or --map-file on the command line)"
                         : "no typography tokens found (a token with $type \"typography\" and a $value with "
                             + "fontFamily, fontSize, …)"
+                            + (TokenImporter.isTokenFile(data)
+                                ? ""
+                                : ": no value in it is a token's `value` or `$value`; if it is a build of design "
+                                    + "tokens (Style Dictionary's output, CSS values by name), import the tokens it "
+                                    + "was built from")
                     let problem = ThemeProblem(file: file, line: 1, column: 1, message: message)
                     return (nil, warnings.map { parse($0, file: file) } + [problem])
                 }

@@ -251,6 +251,18 @@ private struct ThemeDecoder {
             error(root.position, "a theme must be a JSON object, not \(root.typeName)")
             return nil
         }
+        let written = (root.members ?? []).filter { !$0.key.hasPrefix("$") }
+        if written.count > 1, !written.contains(where: { Self.topKeys.contains($0.key) }),
+            written.allSatisfy({ $0.value.string != nil || $0.value.number != nil || $0.value.members != nil })
+        {
+            // No key of a theme at all: a generated file (Style Dictionary's build output, CSS
+            // values by name) read as a theme, which one line says before each key's own.
+            error(
+                root.position,
+                "none of the file's \(written.count) keys is a theme's "
+                    + "(\(Self.topKeys.prefix(4).joined(separator: ", ")), …): if it is a build of design tokens (Style Dictionary's output, CSS values by name), import "
+                    + "the tokens it was built from, which give each value as `value` or `$value`")
+        }
         let top = Dictionary(
             members(of: root, what: "the theme", known: Self.topKeys).map { ($0.key, $0) }, uniquingKeysWith: { $1 })
         let base = top["extends"].map { baseTheme(named: $0.value) } ?? .default

@@ -80,6 +80,22 @@ import Testing
         #expect(theme.validate(isFamilyAvailable: installed.contains).isEmpty)
     }
 
+    /// A file none of whose keys is a theme's (Style Dictionary's build output: CSS values by
+    /// name, flat or nested) says so once, before each key's own error; a theme with one
+    /// unknown key among theme keys does not.
+    @Test func aFileWithNoThemeKeySaysWhatItMayBe() {
+        for json in [
+            #"{"typography-body-font-size": "16px", "typography-body-line-height": "1.5"}"#,
+            ##"{"typography": {"body": {"font-size": "1rem"}}, "color": {"primary": "#123456"}}"##,
+        ] {
+            let (_, problems) = ThemeLoader.decode(Data(json.utf8), file: "sd.json")
+            #expect(problems.first?.message.hasPrefix("none of the file's 2 keys is a theme's") == true, "\(problems)")
+            #expect(problems.first?.message.contains("import the tokens it was built from") == true)
+        }
+        let (_, problems) = ThemeLoader.decode(Data(#"{"name": "x", "colour": {}}"#.utf8), file: "t.json")
+        #expect(!problems.contains { $0.message.hasPrefix("none of the file's") }, "\(problems)")
+    }
+
     @Test func themeFilesRunTheValidation() {
         // Nothing in the file is out of range by itself, but the page it leaves is: a problem the
         // keys alone cannot show. With the default's measure in characters, a paper whose widest
