@@ -260,8 +260,9 @@ private struct ThemeDecoder {
             error(
                 root.position,
                 "none of the file's \(written.count) keys is a theme's "
-                    + "(\(Self.topKeys.prefix(4).joined(separator: ", ")), …): if it is a build of design tokens (Style Dictionary's output, CSS values by name), import "
-                    + "the tokens it was built from, which give each value as `value` or `$value`")
+                    + "(\(Self.topKeys.prefix(4).joined(separator: ", ")), …): if it is a build of design tokens "
+                    + "(Style Dictionary's output, CSS values by name), import the tokens it was built from, which "
+                    + "give each value as `value` or `$value`")
         }
         let top = Dictionary(
             members(of: root, what: "the theme", known: Self.topKeys).map { ($0.key, $0) }, uniquingKeysWith: { $1 })
