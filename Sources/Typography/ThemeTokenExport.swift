@@ -97,6 +97,7 @@ extension ThemeExport {
         if let kerning = style.kerning { members.append(("kerning", spacingValue(kerning))) }
         if style.italic { members.append(("italic", .bool(true))) }
         if !style.features.isEmpty { members.append(("features", .array(style.features.map { .string($0) }))) }
+        if style.families.count > 1 { members.append(("families", .array(style.families.map { .string($0) }))) }
         members.append(("relativeTo", .string(style.relativeTo?.rawValue ?? "fixed")))
         if caseAndSpacing {
             if let textCase = style.textCase { members.append(("textCase", .string(textCase.rawValue))) }
@@ -180,9 +181,10 @@ extension ThemeExport {
     }
 
     /// Tokens Studio: one set, `typeset`, with a `typography` token per role (values as the
-    /// plugin writes them: `fontFamily` a string, `fontWeight` a number string (an italic's a
-    /// style name, ``tokensStudioWeight(_:italic:)``), sizes in px,
-    /// `lineHeight` a percentage of the size, `letterSpacing` in px or %, `textCase`,
+    /// plugin writes them: `fontFamily` one family (the role's first; its fallbacks in the
+    /// extension), `fontWeight` a number string (an italic's a style name,
+    /// ``tokensStudioWeight(_:italic:)``), sizes in px, `lineHeight` a percentage of the size
+    /// (px when the role's is fixed), `letterSpacing` in px or %, `textCase`,
     /// `textDecoration`, `paragraphSpacing`), the family code is set in (`fontFamilies.mono`), its
     /// colours, and `$themes`/`$metadata`.
     static func tokensStudio(_ theme: Theme, metrics: [TextRole: RoleMetrics], source: String) -> String {
@@ -195,11 +197,15 @@ extension ThemeExport {
                 case .percentOfSize(let value)?: number(value) + "%"
                 default: number(style.letterSpacing)
                 }
+            // One family, as the plugin applies a style in Figma; the fallbacks ride in the
+            // extension (``typesetExtension(_:caseAndSpacing:)``). A fixed line height in px.
+            let lineHeight =
+                if case .absolute(let pt)? = style.lineHeight { number(pt) } else { number(percent) + "%" }
             var value: [(String, OrderedJSON)] = [
-                ("fontFamily", .string(style.families.joined(separator: ", "))),
+                ("fontFamily", .string(style.families.first ?? "")),
                 ("fontWeight", .string(tokensStudioWeight(style.weight, italic: style.italic))),
                 ("fontSize", .string(number(style.size))),
-                ("lineHeight", .string(number(percent) + "%")),
+                ("lineHeight", .string(lineHeight)),
                 ("letterSpacing", .string(spacing)),
                 ("paragraphSpacing", .string(number(style.spaceAfter ?? 0))),
                 ("textCase", .string(style.textCase.map(tokensStudioCase) ?? "none")),

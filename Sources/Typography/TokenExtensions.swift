@@ -37,6 +37,16 @@ extension TokenReader {
             style.kerning = spacing(fields["kerning"], name: name, key: "kerning")
         }
         if let italic = fields["italic"]?.bool { style.italic = italic }
+        if let families = fields["families"] {
+            if let items = families.array, !items.isEmpty, items.allSatisfy({ !($0.string ?? "").isEmpty }) {
+                // The fallbacks of the family the token names: a family changed in the design
+                // tool since the export keeps the base role's fallbacks instead.
+                let list = items.compactMap(\.string)
+                if list.first == style.families.first { style.families = list }
+            } else {
+                refuse(families.position, "token '\(name)': families must be an array of family names")
+            }
+        }
         if let features = fields["features"] {
             if let items = features.array, items.allSatisfy({ $0.string != nil }) {
                 style.features = items.compactMap(\.string)

@@ -72,6 +72,30 @@ import Testing
         #expect(typography.count == TextRole.allCases.count)
     }
 
+    /// The Tokens Studio export writes what the plugin applies in Figma: one family (the
+    /// fallbacks in Typeset's extension, which an import takes back only while the token still
+    /// names that family) and a fixed line height in px (a percentage of the size before, which
+    /// lost the fixed height to any tool that reads the value alone).
+    @Test func tokensStudioWritesOneFamilyAndFixedLineHeightsInPixels() throws {
+        let theme = try #require(ThemeLoader.builtIn(named: "pretendard"))
+        let tokens = ThemeExport.code(for: theme, format: .tokensStudio, source: "pretendard")
+        let json = try #require(try JSONSerialization.jsonObject(with: Data(tokens.utf8)) as? [String: Any])
+        let set = try #require(json["typeset"] as? [String: Any])
+        let body = try #require((set["typography"] as? [String: [String: Any]])?["body"])
+        let value = try #require(body["value"] as? [String: Any])
+        #expect(value["fontFamily"] as? String == theme[.body].families.first)
+        if case .absolute(let pt)? = theme[.body].lineHeight {
+            #expect(value["lineHeight"] as? String == ThemeExport.number(pt), "\(value)")
+        } else {
+            Issue.record("Pretendard's Body has a fixed line height: \(String(describing: theme[.body].lineHeight))")
+        }
+        // Renamed in the design tool: the new family, then the base role's fallbacks.
+        let renamed = tokens.replacingOccurrences(
+            of: "\"fontFamily\": \"\(theme[.body].families[0])\"", with: "\"fontFamily\": \"Inter\"")
+        let (imported, _) = try TokenImporter.importTokens(Data(renamed.utf8), file: "t.json")
+        #expect(imported[.body].families.first == "Inter" && !imported[.body].families.contains("Pretendard"))
+    }
+
     @Test func composeStatesEachRolesNumbers() {
         let metrics = Dictionary(
             uniqueKeysWithValues: TextRole.allCases.map {
