@@ -17,7 +17,7 @@ final class HarfBuzzMathFont: MathFont, @unchecked Sendable {
 
     /// The font of `family` among `configuration`'s fonts (nil: fontconfig's current
     /// configuration, the installed fonts); nil when no font of that family is there (fontconfig
-    /// would give another family's face) or its face has no MATH table (``mathTableState(of:in:)``).
+    /// would give another family's face, ``match(_:config:)``) or its face has no MATH table.
     init?(family: String, config configuration: OpaquePointer?) {
         guard let match = Self.match(family, config: configuration) else { return nil }
         defer { FcPatternDestroy(match) }
@@ -63,11 +63,11 @@ final class HarfBuzzMathFont: MathFont, @unchecked Sendable {
         return nil
     }
 
-    /// Whether `family` is in `configuration`'s fonts, and whether its face has a MATH table.
-    static func mathTableState(of family: String, in configuration: OpaquePointer?) -> MathFamilyFallback.Reason? {
-        guard let match = match(family, config: configuration) else { return .notInstalled }
+    /// Whether `configuration` has a face of `family` (``match(_:config:)``).
+    static func isInstalled(_ family: String, in configuration: OpaquePointer?) -> Bool {
+        guard let match = match(family, config: configuration) else { return false }
         FcPatternDestroy(match)
-        return HarfBuzzMathFont(family: family, config: configuration) == nil ? .noMathTable : nil
+        return true
     }
 
     deinit {
@@ -836,7 +836,9 @@ extension FontLibrary {
         let configuration = fonts.configuration
         return SharedFontMap.run {
             guard configuration.mathFont(family) == nil else { return nil }
-            let reason = HarfBuzzMathFont.mathTableState(of: family, in: configuration.config) ?? .noMathTable
+            // Not loaded: the face has no MATH table, or there is no face of the family.
+            let reason: MathFamilyFallback.Reason =
+                HarfBuzzMathFont.isInstalled(family, in: configuration.config) ? .noMathTable : .notInstalled
             let fallback = InlineFormula.defaultFamily
             return MathFamilyFallback(
                 family: family, reason: reason,
