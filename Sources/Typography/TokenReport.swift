@@ -279,7 +279,12 @@ extension TokenReader {
             "\(role.displayName) (\(theme[role].size.pointsText) pt"
                 + (assigned[role] == nil ? ", from the base theme)" : ")")
         }
-        let inversions = TextRole.scaleInversions { theme[$0].size }
+        // A size outside the limits is an error of its own (``TypographicLimits``): the order
+        // is judged among the sizes a theme may hold.
+        let sizable = TextRole.allCases.filter { TypographicLimits.size.contains(theme[$0].size) }
+        let inversions = TextRole.scaleInversions { theme[$0].size }.filter {
+            sizable.contains($0.smaller) && sizable.contains($0.larger)
+        }
         guard let first = inversions.first else { return }
         let culprit = assigned[first.larger] ?? assigned[first.smaller]
         let position = culprit.map { tokens[$0].keyPosition } ?? root.position

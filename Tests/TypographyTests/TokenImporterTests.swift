@@ -257,6 +257,13 @@ import Testing
         let (_, warnings) = try TokenImporter.importTokens(Data(json.utf8), file: "t.json")
         let order = try #require(warnings.first { $0.contains("out of order") })
         #expect(order.hasPrefix("t.json:4:5: warning:"), "\(order)")
+        // A size past the limits is its own error, not also a scale out of order ("Body (inf pt)").
+        for size in ["\"1e308px\"", "\"1e300rem\"", "5000"] {
+            let huge = json.replacingOccurrences(of: "\"16px\"", with: size)
+            let problems = Self.refusal(huge)?.problems.map(\.message) ?? []
+            #expect(problems.contains { $0.contains("size must be between 1 and 1000 pt") }, "\(problems)")
+            #expect(!problems.contains { $0.contains("out of order") }, "\(size): \(problems)")
+        }
     }
 
     @Test func dtcg2025Objects() throws {
