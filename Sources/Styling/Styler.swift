@@ -105,12 +105,10 @@ public struct Styler: Sendable {
     /// The language a span's class names for the code span it holds (`` `x`{.python} ``).
     var inlineCodeLanguage: String?
     /// Images inside lines of text (badges, icons) shown as their alt text, by why: local
-    /// images that could not be read, and remote ones (never fetched). Each kind is one warning
-    /// per document, at the first one's place, quoting it, with the count.
-    /// Pictures inside lines shown as their alt text, by why (``UnreadImage``), and the
-    /// reasons in the order first met.
-    var unreadInlineImages: [String: ExampleTally] = [:]
-    var unreadImageReasons: [String] = []
+    /// images that could not be read, by reason (``UnreadImage``, in the order first met), and
+    /// remote ones (never fetched). Each kind is one warning per document, at the first one's
+    /// place, quoting it, with the count.
+    var unreadInlineImages: [(reason: String, tally: ExampleTally)] = []
     var remoteInlineImages = ExampleTally()
     /// Paragraphs that are Pandoc's block syntax CommonMark does not have (grid tables with
     /// spanning cells, line blocks, example lists, lettered and Roman list markers), kept as
@@ -1142,11 +1140,8 @@ public struct Styler: Sendable {
     /// warning with their count.
     mutating func warnTalliedExamples() {
         warnMovedSizes()
-        let unread: [(ExampleTally, Diagnostic.Kind, (String) -> String)] = unreadImageReasons.map { reason in
-            (
-                unreadInlineImages[reason] ?? ExampleTally(), .image,
-                { "image '\($0)' inside a line of text \(reason); shown as its alt text" }
-            )
+        let unread: [(ExampleTally, Diagnostic.Kind, (String) -> String)] = unreadInlineImages.map { kind in
+            (kind.tally, .image, { "image '\($0)' inside a line of text \(kind.reason); shown as its alt text" })
         }
         let kinds: [(ExampleTally, Diagnostic.Kind, (String) -> String)] =
             unread + [
@@ -1630,9 +1625,11 @@ public struct Styler: Sendable {
                         runs.append(run)
                         continue
                     case .failure(let unread):
-                        unreadInlineImages[unread.reason, default: ExampleTally()].add(
-                            source, at: location ?? currentLocation)
-                        if !unreadImageReasons.contains(unread.reason) { unreadImageReasons.append(unread.reason) }
+                        if !unreadInlineImages.contains(where: { $0.reason == unread.reason }) {
+                            unreadInlineImages.append((unread.reason, ExampleTally()))
+                        }
+                        let index = unreadInlineImages.firstIndex { $0.reason == unread.reason }!
+                        unreadInlineImages[index].tally.add(source, at: location ?? currentLocation)
                     }
                 }
                 let inner = placeholderCascade(cascade)
