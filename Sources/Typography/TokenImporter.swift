@@ -115,13 +115,10 @@ public enum TokenImporter {
     /// ``importTokens(_:file:mapping:base:)`` compares them. Empty when `data` is not a token file
     /// (importing it reports that).
     public static func unmatchedMappings(_ mapping: [String: TextRole], in data: Data) -> [String] {
-        guard !mapping.isEmpty, let root = try? JSONSource.parse(data), root.members != nil else { return [] }
-        var importer = TokenReader(file: "", root: root)
-        importer.collectRoot()
-        _ = importer.buildTheme(base: .default, mapping: [:])
-        let names = Set(importer.typographyNames + importer.typographySetNames)
+        guard !mapping.isEmpty, let found = typographyPaths(in: data) else { return [] }
+        let names = Set(found.names + found.withSets)
         let lastComponents = Set(
-            importer.typographyNames.compactMap {
+            found.names.compactMap {
                 $0.split(separator: ".").last.map { TextRole.normalizedKey(String($0)) }
             })
         return mapping.keys.sorted().filter {
@@ -136,14 +133,11 @@ public enum TokenImporter {
     public static func ambiguousMappings(_ mapping: [String: TextRole], in data: Data) -> [(
         key: String, tokens: [String]
     )] {
-        guard !mapping.isEmpty, let root = try? JSONSource.parse(data), root.members != nil else { return [] }
-        var importer = TokenReader(file: "", root: root)
-        importer.collectRoot()
-        _ = importer.buildTheme(base: .default, mapping: [:])
-        let names = Set(importer.typographyNames + importer.typographySetNames)
+        guard !mapping.isEmpty, let found = typographyPaths(in: data) else { return [] }
+        let names = Set(found.names + found.withSets)
         return mapping.keys.sorted().compactMap { key in
             guard !names.contains(key) else { return nil }
-            let matches = importer.typographyNames.filter {
+            let matches = found.names.filter {
                 $0.split(separator: ".").last.map { TextRole.normalizedKey(String($0)) } == TextRole.normalizedKey(key)
             }
             return matches.count > 1 ? (key, matches) : nil
@@ -183,11 +177,17 @@ public enum TokenImporter {
 
     /// The full paths of `data`'s typography tokens, in file order (for naming what `--map` can take).
     public static func typographyTokenNames(in data: Data) -> [String] {
-        guard let root = try? JSONSource.parse(data), root.members != nil else { return [] }
+        typographyPaths(in: data)?.names ?? []
+    }
+
+    /// The paths of the typography tokens of `data`, and the same with their Tokens Studio set
+    /// (`global.typography.body`); nil when `data` is no JSON object.
+    static func typographyPaths(in data: Data) -> (names: [String], withSets: [String])? {
+        guard let root = try? JSONSource.parse(data), root.members != nil else { return nil }
         var importer = TokenReader(file: "", root: root)
         importer.collectRoot()
         _ = importer.buildTheme(base: .default, mapping: [:])
-        return importer.typographyNames
+        return (importer.typographyNames, importer.typographySetNames)
     }
 }
 
