@@ -327,6 +327,50 @@ enum WordSpacing {
         #expect(broken.count * 10 <= stretches.count, "\(broken)")
     }
 
+    /// Space between a Korean word's syllables read from the word's ends, as a PDF reader's
+    /// word box gives it: on a line widened by font expansion a syllable's own growth counts as
+    /// space there, and a two-syllable word's one gap shows both syllables'. The syllable
+    /// spacing leaves room for that, so even read this way it stays under 0.095 em (0.1 em
+    /// splits a word for PDF readers; before, two-syllable words read 0.1000 em). The natural
+    /// advance is the syllables' in the same text set ragged (neither stretched nor widened);
+    /// Noto Sans CJK KR's Hangul syllables advance 0.92 em. Members: 100, 60 and 30 mm measures.
+    @Test(arguments: ["20mm 55mm", "20mm 75mm", "20mm 90mm"])
+    func koreanSyllablesStayCloserThanAReaderSplitsWords(margins: String) throws {
+        let handbook = try String(contentsOfFile: Render.packageRoot + "/templates/handbook.md", encoding: .utf8)
+        let korean = handbook.components(separatedBy: "\n\n").filter { p in
+            guard let first = p.unicodeScalars.first, (0xAC00...0xD7AF).contains(first.value) else { return false }
+            return p.unicodeScalars.filter { (0xAC00...0xD7AF).contains($0.value) }.count > 40 && !p.contains("|")
+        }
+        func hangulWords(_ line: WordSpacing.Line) -> [PDFProbe.Word] {
+            line.words.filter { word in
+                word.text.count > 1 && word.text.unicodeScalars.allSatisfy { (0xAC00...0xD7A3).contains($0.value) }
+            }
+        }
+        func lines(justify: Bool) throws -> [WordSpacing.Line] {
+            let source =
+                "---\nmargins: \(margins)\njustify: \(justify)\nlang: ko\n---\n\n" + korean.joined(separator: "\n\n")
+            return WordSpacing.lines(try PDFProbe.words(try Render.markdown(source, name: "syllables-\(justify)").pdf))
+        }
+        let advances = try lines(justify: false).flatMap(hangulWords).map {
+            ($0.xMax - $0.xMin) / Double($0.text.count)
+        }
+        .sorted()
+        #expect(advances.count > 10)
+        let advance = advances[advances.count / 2]
+        let em = advance / 0.92
+        var gaps: [(em: Double, word: String)] = []
+        for line in WordSpacing.justified(try lines(justify: true)) {
+            for word in hangulWords(line) {
+                let count = Double(word.text.count)
+                gaps.append(((word.xMax - word.xMin - count * advance) / (count - 1) / em, word.text))
+            }
+        }
+        #expect(gaps.count > 20)
+        #expect(gaps.contains { $0.em > 0.03 }, "no syllable spacing to measure")
+        let widest = gaps.max { $0.em < $1.em }
+        #expect((widest?.em ?? 1) < 0.095, "\(widest.map { "\($0.word): \($0.em) em" } ?? "")")
+    }
+
     /// Character protrusion read back from the PDF: every line's first character stands out of
     /// the left margin, and every justified line's last character out of the right, by
     /// microtype's share of that character's advance (read from the same PDF: the width of the
