@@ -395,9 +395,7 @@ struct CmarkConverter {
             if let blocks = RawHTML.splitAtHeadings(inlines, location: loc) {
                 // Raw `<h1>`–`<h6>` tags in the paragraph: its text and the headings as blocks.
                 items += blocks.map { .block($0) }
-            } else if inlines.count == 1, case .text(let text) = inlines[0],
-                ["\\newpage", "\\pagebreak", "\\clearpage", "\\cleardoublepage"].contains(text.trimmingSpaces)
-            {
+            } else if Self.isPageBreak(inlines) {
                 items.append(.block(Block(.pageBreak, location: loc)))
             } else if let definitions = PandocDefinitions.definitions(
                 inlines, lineStartsWithMarker: { self.lineStartsWithMarker(node, $0) }),
@@ -437,12 +435,13 @@ struct CmarkConverter {
             for child in Self.children(node) { convertBlock(child, depth: depth + 1, into: &items) }
         case CMARK_NODE_CODE_BLOCK:
             let info = cmark_node_get_fence_info(node).map { String(cString: $0) } ?? ""
-            if let parsed = AttributeListParser.parse(Array(info.utf8)), parsed.raw != nil,
+            let text = MathSyntax.restoringWritten(in: source.restoringFences(in: Self.literal(node)))
+            if let parsed = AttributeListParser.parse(Array(info.utf8)), let format = parsed.raw,
                 info.utf8.dropFirst(parsed.end).allSatisfy(AttributeListParser.isSpace)
             {
-                return  // ```{=latex}: a raw block for another format, dropped as Pandoc does
+                appendRawBlock(text, format: format, startLine: startLine(node) + 1, at: loc, to: &items)
+                return
             }
-            let text = MathSyntax.restoringWritten(in: source.restoringFences(in: Self.literal(node)))
             // (cmark-gfm writes every out-parameter of `cmark_node_get_fenced`.)
             var fenceLength: Int32 = 0
             var fenceOffset: Int32 = 0
@@ -490,6 +489,55 @@ struct CmarkConverter {
                 for child in Self.children(node) { convertBlock(child, depth: depth + 1, into: &items) }
             }
         }
+    }
+
+    /// A raw block ```` ```{=format} ```` whose text starts at line `firstLine`: HTML (`html`)
+    /// read as raw HTML written in the document, TeX (`latex`, `tex`) as a paragraph of TeX
+    /// written in the text (its text commands set in their style, any other command as
+    /// written, with a warning), as Pandoc's LaTeX writer keeps raw TeX in a PDF; any other
+    /// format is left out, as Pandoc leaves out formats it does not write, with a warning.
+    private mutating func appendRawBlock(
+        _ text: String, format: String, startLine firstLine: Int, at location: SourceLocation?,
+        to items: inout [BlockItem]
+    ) {
+        switch format.lowercased() {
+        case "html", "html5":
+            items += html.blocks(text, location: location).map { .block($0) }
+        case "latex", "tex":
+            var pieces: [InlinePiece] = []
+            let lines = text.split(separator: "\n", omittingEmptySubsequences: false)
+            for (offset, line) in lines.prefix(lines.last == "" ? lines.count - 1 : lines.count).enumerated() {
+                if offset > 0 { pieces.append(.node(.softBreak)) }
+                pieces.append(.text(TextPiece(text: String(line), line: firstLine + offset, column: 1)))
+            }
+            let finished = syntax.finish(pieces, heading: false)
+            var inlines = takeFound(finished, finished.inlines)
+            // The breaks beside lines of layout commands, left out.
+            while case .softBreak? = inlines.first { inlines.removeFirst() }
+            while case .softBreak? = inlines.last { inlines.removeLast() }
+            guard !inlines.isEmpty else { return }
+            let kind: Block.Kind = Self.isPageBreak(inlines) ? .pageBreak : .paragraph(inlines)
+            items.append(.block(Block(kind, location: location)))
+        default:
+            guard mode != .replay else { return }
+            diagnostics.append(Self.rawFormatLeftOut(format, block: true, at: location))
+        }
+    }
+
+    /// Whether a paragraph's `inlines` are a LaTeX page break alone (`\\newpage`,
+    /// `\\pagebreak`, `\\clearpage`, `\\cleardoublepage`), which Pandoc's LaTeX route obeys.
+    static func isPageBreak(_ inlines: [Inline]) -> Bool {
+        guard inlines.count == 1, case .text(let text) = inlines[0] else { return false }
+        return ["\\newpage", "\\pagebreak", "\\clearpage", "\\cleardoublepage"].contains(text.trimmingSpaces)
+    }
+
+    /// The warning for raw content of a format Typeset does not read (`{=openxml}`), left out.
+    static func rawFormatLeftOut(_ format: String, block: Bool, at location: SourceLocation?) -> Diagnostic {
+        Diagnostic(
+            .warning,
+            "a raw \(block ? "block" : "inline") for '\(format)' is left out (Typeset reads raw html and latex; "
+                + "other formats are for other writers, as in Pandoc)",
+            at: location, kind: .content)
     }
 
     /// Warns of the characters no PDF can hold (``TextSanitizer/isRefused(_:)``) that the
@@ -853,7 +901,7 @@ struct CmarkConverter {
         var inlines = finished.inlines
         if !finished.found.notes.isEmpty || !finished.found.unclosedNotes.isEmpty
             || !finished.found.unresolvedReferences.isEmpty || !finished.found.undefinedNotes.isEmpty
-            || !finished.found.latexCommands.isEmpty
+            || !finished.found.latexCommands.isEmpty || !finished.found.rawFormats.isEmpty
         {
             inlines = takeFound(finished, inlines)
         }

@@ -3,7 +3,8 @@ import DocumentModel
 extension CmarkConverter {
     /// Takes what one nesting level's conversion found beside its inlines: warns at each `^[`
     /// left unclosed, each footnote reference and each reference link whose label names no
-    /// definition, and each raw LaTeX command no style stands for (all stay text),
+    /// definition, and each raw LaTeX command no style stands for (all stay text), and each raw
+    /// inline of a format Typeset does not read (left out),
     /// numbers the inline notes `^[…]` (Pandoc manual, "Extension: inline_notes") and keeps
     /// each for its block (``pendingInlineNotes``). A note's number comes as a written
     /// reference's does (``numberOfNestedNote(_:at:)``): by its label from the scan in a
@@ -32,6 +33,9 @@ extension CmarkConverter {
                         "raw LaTeX '\\\(command.name){…}' is set as written (Typeset reads LaTeX in formulas, "
                             + "\\newpage and the text commands \\emph, \\textbf, \\texttt and their kin)",
                         at: command.location, kind: .content))
+            }
+            for raw in finished.found.rawFormats {
+                diagnostics.append(Self.rawFormatLeftOut(raw.format, block: false, at: raw.location))
             }
             for reference in finished.found.unresolvedReferences {
                 let shown = reference.written.count > 60 ? reference.written.prefix(60) + "…" : reference.written

@@ -136,6 +136,9 @@ struct InlineSyntax {
         /// Each raw LaTeX command with a braced argument that is not one of
         /// ``LaTeXTextCommands``' (`\cite{key}`), left as written.
         var latexCommands: [(name: String, location: SourceLocation?)] = []
+        /// Each raw inline for a format other than HTML and TeX (`` `x`{=openxml} ``), left
+        /// out: its format and where its `{` is.
+        var rawFormats: [(format: String, location: SourceLocation?)] = []
     }
 
     /// Pandoc's inline note (Pandoc manual, "Extension: inline_notes"): `^[` … `]`, brackets
@@ -456,6 +459,24 @@ struct InlineSyntax {
             file: file, line: Int(line), column: lines.sourceColumn(line: Int(line) - 1, column: Int(column)))
     }
 
+    /// What a raw inline `` `content`{=format} `` stands for, `brace` the token of its `{`:
+    /// raw HTML (`html`) as raw HTML written in the text, raw TeX (`latex`, `tex`) as TeX
+    /// written in the text (its text commands set in their style, ``LaTeXTextCommands``), as
+    /// Pandoc's LaTeX writer keeps raw TeX in a PDF; any other format is left out, as Pandoc
+    /// leaves out formats it does not write, and noted in `found`.
+    func rawInline(_ content: String, format: String, at brace: InlineToken, found: inout Found) -> [InlineToken] {
+        switch format.lowercased() {
+        case "html", "html5":
+            return [.node(.rawHTML(content, location: location(brace)))]
+        case "latex", "tex":
+            guard case .byte(_, let line, let column, _) = brace else { return [] }
+            return tokenize([.text(TextPiece(text: content, line: Int(line), column: Int(column)))])
+        default:
+            found.rawFormats.append((format, location(brace)))
+            return []
+        }
+    }
+
     /// The tokens as one byte array, index for index (an element is a 0 byte, which ends any
     /// attribute list): built once, so each attempt to parse a list reads it in place.
     static func flatBytes(_ tokens: [InlineToken]) -> [UInt8] {
@@ -544,11 +565,12 @@ struct InlineSyntax {
             switch token {
             case .node(let node) where Self.takesAttributes(node):
                 if let (parsed, next) = attributeList(tokens, flat, at: i + 1) {
-                    if parsed.raw != nil {
-                        if case .code = node {
+                    if let format = parsed.raw {
+                        if case .code(let content) = node {
+                            output += rawInline(content, format: format, at: tokens[i + 1], found: &found)
                             i = next
                             continue
-                        }  // a raw inline: not ours
+                        }
                     } else {
                         let attributes = parsed.attributes { offset in location(tokens[i + 1 + offset]) }
                         output.append(.node(.span(attributes, [node])))

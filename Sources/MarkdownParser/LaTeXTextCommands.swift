@@ -39,6 +39,28 @@ enum LaTeXTextCommands {
         "mdseries", "upshape", "scshape", "maketitle", "tableofcontents",
     ]
 
+    /// Commands whose one braced argument only lays the page out — space (`\vspace{1cm}`,
+    /// `\hspace{2em}`) — left out with it, as ``layoutOnly``.
+    static let layoutWithArgument: Set<String> = [
+        "vspace", "hspace", "addvspace", "enlargethispage", "pagestyle",
+        "thispagestyle", "setlength", "linespread",
+    ]
+
+    /// Environments that only align or size their text (`\begin{center}` … `\end{center}`):
+    /// their `\begin` and `\end` are left out, their text kept, as ``layoutOnly``'s declarations.
+    static let layoutEnvironments: Set<String> = [
+        "center", "flushleft", "flushright", "raggedright", "raggedleft", "small", "footnotesize", "scriptsize",
+        "tiny", "large", "Large", "LARGE", "huge", "Huge", "normalsize", "samepage", "sloppypar", "singlespace",
+        "onehalfspace", "doublespace", "spacing",
+    ]
+
+    /// Whether the command `name` with the argument `argument` writes no text
+    /// (``layoutWithArgument``, or the `\begin` or `\end` of a ``layoutEnvironments`` one).
+    static func onlyLaysOut(_ name: String, argument: String) -> Bool {
+        layoutWithArgument.contains(name)
+            || (name == "begin" || name == "end") && layoutEnvironments.contains(argument)
+    }
+
     static func isLetter(_ byte: UInt8) -> Bool {
         (UInt8(ascii: "a")...UInt8(ascii: "z")).contains(byte) || (UInt8(ascii: "A")...UInt8(ascii: "Z")).contains(byte)
     }
@@ -93,6 +115,12 @@ extension InlineSyntax {
                 index += 1
                 continue
             }
+            if LaTeXTextCommands.onlyLaysOut(
+                command.name, argument: Self.writtenText(tokens[(command.open + 1)..<(command.end - 1)]))
+            {
+                index = command.end
+                continue
+            }
             let known = LaTeXTextCommands.styles[command.name]
             guard let style = known, depth < Self.maxSpanDepth else {
                 if known == nil { found.latexCommands.append((command.name, location(tokens[index]))) }
@@ -106,6 +134,15 @@ extension InlineSyntax {
             index = command.end
         }
         return output
+    }
+
+    /// The bytes of `tokens` as text (an element adds nothing).
+    private static func writtenText(_ tokens: ArraySlice<InlineToken>) -> String {
+        var bytes: [UInt8] = []
+        for token in tokens {
+            if case .byte(let byte, _, _, _) = token { bytes.append(byte) }
+        }
+        return String(decoding: bytes, as: UTF8.self)
     }
 
     /// The control word whose backslash is `tokens[start]` when no braced argument follows it

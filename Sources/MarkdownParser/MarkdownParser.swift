@@ -27,8 +27,9 @@ public struct ParseResult: Sendable {
 ///   ATX closing sequence before them is dropped);
 /// - bracketed spans, `[text]{.headline kerning=-0.2}` → `Inline.span` (they nest);
 /// - attributes on links, autolinks, images and code spans, `[a](u){.x}` → an `Inline.span`
-///   around the element; raw inlines and blocks for other formats (`` `x`{=latex} ``,
-///   ```` ```{=html} ````) are dropped, as Pandoc drops formats it does not write;
+///   around the element; raw inlines and blocks (`` `x`{=latex} ``, ```` ```{=html} ````)
+///   are read as HTML or TeX written in the text, and those for other formats left out with
+///   a warning, as Pandoc leaves out formats it does not write;
 /// - fenced divs, `::: {.caption align=center}` or `::: caption` … `:::` → `Block.Kind.div`
 ///   (they nest, also inside lists and quotes), opened only where a block can start and only
 ///   with a closing fence; other fence-like lines stay text, with a warning (`DivFences`);

@@ -11,8 +11,8 @@ import Typesetter
 /// the parse (the document's windows and its source positions share it), and the read makes no
 /// intermediate copy.
 ///
-/// The input is mostly raw LaTeX blocks (` ```{=latex} `), which are dropped as Pandoc drops
-/// formats it does not write: megabytes of source, a few pages. The peak resident size (a
+/// The input is mostly raw blocks for a format Typeset does not write (` ```{=rtf} `), left
+/// out as Pandoc leaves out formats it does not write: megabytes of source, a few pages. The peak resident size (a
 /// subprocess's own, ``Render/peak(_:name:options:tagged:)``) of 13 MB is set beside
 /// 1 MB's: it grew by about 3 MiB per MiB added before and by about 1.5 now (the string and
 /// the parser's buffer meet only while the text is parsed).
@@ -21,7 +21,7 @@ import Typesetter
     static func document(megabytes: Double) -> String {
         var text = Prose.sections(20)
         let line = "\\newcommand{\\glyph}{" + Prose.words.joined(separator: " ") + "}\n"
-        let block = "```{=latex}\n" + String(repeating: line, count: 100) + "```\n\n"
+        let block = "```{=rtf}\n" + String(repeating: line, count: 100) + "```\n\n"
         text += String(repeating: block, count: Int(megabytes * 1_000_000) / block.utf8.count)
         return text + "Last paragraph.\n"
     }
@@ -46,7 +46,7 @@ import Typesetter
         let (perMiB, peaks, text) = try Self.growth(of: { Self.document(megabytes: $0) }, name: "input")
         #expect(perMiB < 2, "\(peaks)")
         #expect(text.contains("Last paragraph."), "what follows the raw blocks is drawn")
-        #expect(!text.contains("newcommand"), "raw LaTeX is not drawn")
+        #expect(!text.contains("newcommand"), "the raw blocks are not drawn")
     }
 
     /// The file's bytes are decoded without a copy of them: a byte-order mark is still dropped,

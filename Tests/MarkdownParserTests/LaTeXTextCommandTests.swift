@@ -50,6 +50,22 @@ import Testing
         #expect(warnings.isEmpty, "\(markdown): \(warnings)")
     }
 
+    /// A command whose argument only lays the page out (`\\vspace{1cm}`, `\\hspace{2em}`) and
+    /// the `\\begin` and `\\end` of an environment that only aligns or sizes its text are left
+    /// out, the text inside kept, without a warning; another environment's stay as written,
+    /// with one.
+    @Test(arguments: [
+        ("A \\vspace{1cm}b", "A b", 0), ("a\\hspace{2em} b", "a b", 0),
+        ("\\begin{center}\\textbf{Mid}\\end{center}", "Mid", 0), ("\\begin{flushright}R\\end{flushright}", "R", 0),
+        ("\\begin{small}s\\end{small}", "s", 0),
+        ("\\begin{itemize}i\\end{itemize}", "\\begin{itemize}i\\end{itemize}", 2),
+    ])
+    func aCommandThatOnlyLaysOutIsLeftOut(_ markdown: String, _ text: String, _ warned: Int) {
+        let (inlines, warnings) = parsed(markdown)
+        #expect(inlines.plainText == text, "\(markdown): \(inlines)")
+        #expect(warnings.count == warned, "\(markdown): \(warnings)")
+    }
+
     /// An escaped backslash, code, a formula, a command with no braced argument and one whose
     /// argument never closes are text, and warn about nothing.
     @Test func whatIsNotACommandStaysAsWritten() {

@@ -148,10 +148,31 @@ import Testing
         #expect(alt == [.text("cap")])
         #expect(ia.pairs.map(\.key) == ["width", "height"])
         #expect(ia.pairs.map(\.value) == ["50%", "2in"])
-        #expect(paragraph("raw `\\\\newpage`{=latex} and `<b>`{=html} end") == [.text("raw  and  end")])
-        #expect(blocks("```{=latex}\n\\clearpage\n```\n\ntext").map(\.kind) == [.paragraph([.text("text")])])
+        #expect(paragraph("raw `\\noindent`{=latex} and `x`{=openxml} end") == [.text("raw and  end")])
+        #expect(
+            blocks("```{=latex}\n\\clearpage\n```\n\ntext").map(\.kind) == [.pageBreak, .paragraph([.text("text")])])
         // Not directly after: text.
         #expect(paragraph("`x` {.c}") == [.code("x"), .text(" {.c}")])
+    }
+
+    /// Pandoc's raw attribute (Pandoc manual, "Extension: raw_attribute"): raw HTML is read as
+    /// HTML written in the text, raw TeX as TeX written in the text (its text commands styled,
+    /// layout commands left out), as Pandoc's LaTeX route keeps raw TeX in a PDF; any other
+    /// format is left out with a warning where its `{` is. Members: inline and block, `html`,
+    /// `latex`, `tex`, upper case, `openxml`, `ms`.
+    @Test func rawContentForHTMLAndTeXIsReadAndOtherFormatsWarn() {
+        #expect(paragraph("a `\\textbf{b}`{=latex} c") == [.text("a "), .strong([.text("b")]), .text(" c")])
+        #expect(paragraph("a `\\emph{b}`{=TeX} c") == [.text("a "), .emphasis([.text("b")]), .text(" c")])
+        #expect(paragraph("a `<b>b</b>`{=html} c") == [.text("a "), .strong([.text("b")]), .text(" c")])
+        let latex = blocks("```{=latex}\n\\begin{center}\n\\textbf{Centred}\n\\end{center}\n```\n")
+        #expect(latex.map(\.kind) == [.paragraph([.strong([.text("Centred")])])])
+        let html = blocks("```{=html}\n<p><b>Bold</b> kept</p>\n```\n")
+        #expect(html.map(\.kind) == [.paragraph([.strong([.text("Bold")]), .text(" kept")])])
+        for (text, place) in [("a `x`{=openxml} b", "t.md:1:6"), ("para\n\n```{=ms}\n.PP\n```\n", "t.md:3:1")] {
+            let diagnostics = parse(text).diagnostics
+            let warnings = diagnostics.filter { $0.message.contains("is left out") }
+            #expect(warnings.map { $0.location?.description } == [place], "\(diagnostics)")
+        }
     }
 
     /// The attribute layer is linear: 40 000 unclosed brackets, brace groups, or bracket-brace
