@@ -466,7 +466,9 @@ enum TaggedPDFRewriter {
         }
 
         /// Copies object `n` as Cairo wrote it, but for these completions (and stream data that
-        /// ends in a carriage return, written again for the end of line before `endstream`):
+        /// ends in a carriage return, or that `endstream` follows with no end of line between
+        /// them, as Cairo writes a mask's group, written again with the end of line ISO
+        /// 19005-2 §6.1.7.1 asks for outside the stream's `/Length`):
         /// - a TrueType CID font names its CID-to-glyph map (PDF/UA-1 §7.21.3.2), which for
         ///   Cairo's subsets is the identity (PDF 1.7 Table 117's default);
         /// - a font dictionary's widths are its glyphs' exact advances (``ExactWidths``), not
@@ -498,7 +500,8 @@ enum TaggedPDFRewriter {
                 }
                 if case .dictionary(let entries) = dictionary, case .dictionary(let original) = value,
                     entries.count == original.count, dictionary["Decode"] == nil || value["Decode"] != nil,
-                    data.isEmpty || source[data.upperBound - 1] != 0x0D
+                    data.isEmpty || source[data.upperBound - 1] != 0x0D,
+                    data.upperBound < source.count, source[data.upperBound] == 0x0A || source[data.upperBound] == 0x0D
                 {
                     writer.copy(n, raw(source, object.range))
                 } else {

@@ -190,6 +190,38 @@ import Testing
         #expect(plain.values.first?.keys.contains("PDFA2B-ID-SCHEMA-001") == true, "no PDF/A without asking")
     }
 
+    /// SVG pictures whose masks Cairo writes as transparency groups, each stream's data
+    /// followed straight by `endstream` and counted with its end of line in `/Length`: written
+    /// again with the end of line outside the length (ISO 19005-2 §6.1.7.1), each file PDF/A-2b
+    /// and PDF/UA-1. Members: a black-and-white mask, a grey one, a gradient's luminance, a mask
+    /// inside a group with opacity.
+    @Test func maskedSVGPicturesPassPDFA2b() throws {
+        let folder = try Render.scratchFolder("pdfa-masks")
+        let shape = #"<rect width="220" height="140" fill="blue" mask="url(#m)"/>"#
+        let masks = [
+            #"<rect width="220" height="140" fill="white"/><circle cx="110" cy="70" r="30" fill="black"/>"#,
+            #"<rect width="220" height="140" fill="gray"/>"#,
+            #"<linearGradient id="g"><stop offset="0" stop-color="white"/><stop offset="1" stop-color="black"/>"#
+                + #"</linearGradient><rect width="220" height="140" fill="url(#g)"/>"#,
+        ]
+        var pictures = masks.map { #"<defs><mask id="m">\#($0)</mask></defs>"# + shape }
+        pictures.append(
+            #"<defs><mask id="m"><circle cx="110" cy="70" r="60" fill="white"/></mask></defs>"#
+                + #"<g opacity="0.5">\#(shape)</g>"#)
+        var pdfs: [String] = []
+        for (k, picture) in pictures.enumerated() {
+            let svg = #"<svg xmlns="http://www.w3.org/2000/svg" width="220" height="140" viewBox="0 0 220 140">"#
+            try (svg + picture + "</svg>").write(toFile: folder + "/mask\(k).svg", atomically: false, encoding: .utf8)
+            let source = folder + "/mask\(k).md"
+            try "---\ntitle: Mask \(k)\n---\n\n![a masked shape](mask\(k).svg)\n".write(
+                toFile: source, atomically: false, encoding: .utf8)
+            pdfs.append(
+                try Self.render(source, into: folder, name: "mask\(k)", options: ["--pdf-standard", "ua-1,a-2b"]))
+        }
+        try Self.expectValid(pdfs, profile: "2b")
+        try Self.expectValid(pdfs, profile: "ua1")
+    }
+
     /// A document that cannot meet the standard asked for is an error naming what is missing,
     /// and no file is written; `pdf-standard` in the front matter asks as the option does.
     @Test func unmetStandardIsAnErrorNamingWhatIsMissing() throws {
