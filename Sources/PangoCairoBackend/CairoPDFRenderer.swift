@@ -490,30 +490,36 @@ public final class CairoPDFRenderer: PageRenderer {
     }
 
     /// The rectangles of each link annotation of a page, by the index of its first `.link`
-    /// element: a link element and those following it on the next lines to the same target in
-    /// the same structure element, with no other link between them (the lines of one link
+    /// element: a link element that ends its line and those following it at the start of the
+    /// next lines to the same target in the same structure element (the lines of one link
     /// wrapped over several lines, each line's `Link` element the same) are one annotation
     /// (Cairo's `rect` array, written as the annotation's `/QuadPoints`). A link's URI is then
     /// written once a page, not once a line: a URI of n bytes wrapped over n / c lines cost
     /// time and a file quadratic in n.
     static func linkAreas(_ elements: [PageElement]) -> [Int: [Rect]] {
         var areas: [Int: [Rect]] = [:]
-        var open: (index: Int, target: LinkTarget, path: [StructureElement])? = nil
+        var open: (index: Int, target: LinkTarget, path: [StructureElement], endsLine: Bool)? = nil
         var path: [StructureElement] = []
-        // Whether a line of text was drawn since the last link: links on one line are apart.
-        var lineSince = false
+        // The links of the line drawn last that hold its first and last glyph, and how many of
+        // its links were met since (the `.link` elements after a line are its links in order).
+        var edges: (first: Int?, last: Int?) = (nil, nil)
+        var linkOfLine = 0
         for (index, element) in elements.enumerated() {
             switch element {
-            case .text:
-                lineSince = true
+            case .text(let line, _, _):
+                edges = line.links.isEmpty ? (nil, nil) : edgeLinks(of: line)
+                linkOfLine = 0
             case .link(let rect, let target):
-                if let current = open, current.target == target, current.path == path, lineSince {
+                if let current = open, current.endsLine, current.target == target, current.path == path,
+                    edges.first == linkOfLine
+                {
                     areas[current.index]!.append(rect)
+                    open!.endsLine = edges.last == linkOfLine
                 } else {
                     areas[index] = [rect]
-                    open = (index, target, path)
+                    open = (index, target, path, edges.last == linkOfLine)
                 }
-                lineSince = false
+                linkOfLine += 1
             case .structure(let next):
                 path = next
                 if let current = open, current.path != next { open = nil }
@@ -573,13 +579,19 @@ public final class CairoPDFRenderer: PageRenderer {
         // Links are placed on the page scaled with a line's font expansion; the glyphs'
         // midpoints are the shaped advances, before that scale.
         let scale = line.horizontalScale
-        let endsInLink = !rightToLeft && line.links.last.map { ($0.x - line.x + $0.width) / scale > lastInk } == true
+        // The links left to right (a line set right to left lists them from its right end).
+        let leftToRight = line.links.indices.sorted { line.links[$0].x < line.links[$1].x }
+        let endsInLink =
+            !rightToLeft
+            && leftToRight.last.map { (line.links[$0].x - line.x + line.links[$0].width) / scale > lastInk }
+                == true
         var pieces: [(range: Range<Double>, link: Int?)] = []
         var position = -Double.infinity
-        for (k, link) in line.links.enumerated() {
+        for k in leftToRight {
+            let link = line.links[k]
             let start = max(position, (link.x - line.x) / scale)
             var end = max(start, (link.x - line.x + link.width) / scale)
-            if endsInLink, k == line.links.count - 1 { end = .infinity }
+            if endsInLink, k == leftToRight.last { end = .infinity }
             if start > position { pieces.append((position..<start, nil)) }
             pieces.append((start..<end, k))
             position = end
@@ -589,8 +601,7 @@ public final class CairoPDFRenderer: PageRenderer {
         let read: [ReadingOrder.Piece] =
             runsOutOfOrder.map { ReadingOrder.inReadingOrder(pieces, runs: $0) }
             ?? (rightToLeft ? pieces.reversed() : pieces).map { ($0.range, $0.link, rightToLeft) }
-        let linksRead = read.compactMap(\.link)
-        let (firstRead, lastRead) = (linksRead.first ?? 0, linksRead.last ?? 0)
+        let edges = Self.edgeLinks(of: line, glyphs: glyphs, rightToLeft: rightToLeft)
         var linkElements = [Int32?](repeating: nil, count: line.links.count)
         for piece in read {
             var link: (target: LinkTarget, element: Int32)?
@@ -602,14 +613,14 @@ public final class CairoPDFRenderer: PageRenderer {
                 if let drawn = linkElements[linkIndex] {
                     // A link cut in two where a run ends (``ReadingOrder``): one element.
                     element = drawn
-                } else if linkIndex == firstRead, let last = lastLink, last.endsLine, last.target == target,
+                } else if linkIndex == edges.first, let last = lastLink, last.endsLine, last.target == target,
                     last.parent == parent
                 {
                     element = last.element
                 } else {
                     element = structure.addLink(parent: parent)
                 }
-                lastLink = (target, parent, element, linkIndex == lastRead)
+                lastLink = (target, parent, element, linkIndex == edges.last)
                 linkElements[linkIndex] = element
                 link = (target, element)
             } else {
@@ -626,6 +637,32 @@ public final class CairoPDFRenderer: PageRenderer {
         // line (``PageElement/wordSpace(after:x:baseline:)``) is between two of its words when
         // it goes on at the next line.
         if !(endsInLink && runOpen && contentOwner == pendingLinks.last) { enter(linePath) }
+    }
+
+    /// The links of `line` (indices into its `links`) that hold its first and its last glyph
+    /// of ink in reading order (from the right end of a line set `rightToLeft`), nil where
+    /// text outside a link comes first or last: only a link that ends its line may go on at
+    /// the start of the next, so two links to one target in one paragraph, each inside its
+    /// line, stay two. `glyphs` are the line's (``glyphMidpoints(of:)``).
+    static func edgeLinks(
+        of line: ShapedLine, glyphs: [(middle: Double, space: Bool)], rightToLeft: Bool
+    ) -> (first: Int?, last: Int?) {
+        let ink = glyphs.filter { !$0.space }.map(\.middle)
+        guard let low = ink.min(), let high = ink.max() else { return (nil, nil) }
+        let scale = line.horizontalScale
+        func link(at middle: Double) -> Int? {
+            line.links.firstIndex { link in
+                let start = (link.x - line.x) / scale
+                return middle >= start && middle < start + link.width / scale
+            }
+        }
+        return rightToLeft ? (link(at: high), link(at: low)) : (link(at: low), link(at: high))
+    }
+
+    /// ``edgeLinks(of:glyphs:rightToLeft:)`` of a line as it is drawn.
+    static func edgeLinks(of line: ShapedLine) -> (first: Int?, last: Int?) {
+        let rightToLeft = (line.handle as? PangoLineHandle)?.line.pointee.resolved_dir == PANGO_DIRECTION_RTL.rawValue
+        return edgeLinks(of: line, glyphs: glyphMidpoints(of: line), rightToLeft: rightToLeft)
     }
 
     /// Draws the glyphs of `line` whose middle (`midpoints`, sorted) is in `range` as content
