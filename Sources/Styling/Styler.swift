@@ -415,6 +415,10 @@ public struct Styler: Sendable {
         var context = context
         let role = TextRole.forHeading(level: level)
         context.cascade.apply(role: role, theme: theme)
+        // Levels 5 and 6 take running text's roles (Body, Caption): lighter than semibold, they
+        // are set a step bolder, as GitHub and LaTeX's \paragraph set them, so they read as
+        // headings and not as the text around them.
+        if level >= 5, context.cascade.style.weight < .semibold { context.cascade.embolden(theme: theme) }
         // Headings are never justified by a document-wide `justify`: only by their own `align`.
         if context.alignment == .justify { context.alignment = .left }
         context.cascade.apply(overrides, theme: theme)

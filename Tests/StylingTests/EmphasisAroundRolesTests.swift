@@ -32,6 +32,24 @@ import Typography
         #expect(try font("bold", in: around).weight == .bold)
     }
 
+    /// Headings of levels 5 and 6 take Body's and Caption's size and, where that role is lighter
+    /// than semibold, a `bolder` step (GitHub and LaTeX's `\paragraph` set them bold), so they
+    /// do not read as the text around them; a role already semibold or heavier keeps its
+    /// weight. Members: each built-in theme, levels 4 to 6.
+    @Test(arguments: ThemeLoader.builtInNames) func headingsOfLevelsFiveAndSixAreBold(name: String) throws {
+        let theme = try #require(ThemeLoader.builtIn(named: name))
+        let all = runs("#### Four\n\n##### Five\n\n###### Six\n\nText\n", theme: theme)
+        for (word, role) in [("Four", TextRole.headline), ("Five", .body), ("Six", .caption)] {
+            let heading = try font(word, in: all)
+            let weight = theme[role].weight
+            let expected = role == .headline || weight >= .semibold ? weight : Styler.bolder(weight)
+            #expect(heading.weight == expected, "\(name) \(word): \(heading.weight)")
+            if role != .headline { #expect(heading.weight >= .semibold, "\(name) \(word): \(heading.weight)") }
+            #expect(heading.size == theme[role].size)
+        }
+        #expect(try font("Text", in: all).weight == theme[.body].weight)
+    }
+
     @Test(arguments: TextRole.allCases) func emphasisAroundARoleKeepsItItalic(role: TextRole) throws {
         let theme = Theme.default
         let x = try font("x", in: runs("*ital [x]{.\(role.rawValue)} ital*"))
