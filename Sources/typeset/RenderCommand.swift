@@ -356,7 +356,7 @@ enum RenderCommand {
     /// `footer` are judged as `--paper`, `--margins` and `--header` are (a bad value is a usage
     /// error), whichever way they come.
     static func variables(from args: ParsedArguments) throws -> [(String, String)] {
-        var pairs = try PandocVariables.translate(rawVariables(args)).pairs
+        var pairs = try PandocVariables.translate(listingRepeatedAuthors(rawVariables(args))).pairs
         var paper: PaperSize?
         var margins: Margins?
         for (key, value) in pairs {
@@ -379,6 +379,29 @@ enum RenderCommand {
         if let lang = args.value("--lang") { pairs.append(("lang", lang)) }
         try SectionAndFileOptions.checkLanguage(pairs.suffix(1), option: "--lang")
         return pairs
+    }
+
+    /// `pairs` with a repeated `author` (or `authors`) and `keywords` each made one list, at
+    /// the first's place: Pandoc collects a key given several times into a list (`-M
+    /// author=Alice -M author=Bob` is two authors), and Typeset lists authors as `, ` does in
+    /// front matter.
+    static func listingRepeatedAuthors(_ pairs: [(String, String)]) -> [(String, String)] {
+        var listed: [(String, String)] = []
+        var first: [String: Int] = [:]
+        for (key, value) in pairs {
+            let canonical = key.lowercased() == "authors" ? "author" : key.lowercased()
+            guard canonical == "author" || canonical == "keywords" else {
+                listed.append((key, value))
+                continue
+            }
+            if let index = first[canonical] {
+                listed[index].1 += ", " + value
+            } else {
+                first[canonical] = listed.count
+                listed.append((canonical, value))
+            }
+        }
+        return listed
     }
 
     /// `-V`/`-M` pairs as given, in order, read as Pandoc reads them (`-V KEY[=VAL]`,

@@ -177,6 +177,31 @@ import Testing
         #expect(try typeset(["render", dir + "/fm.md", "-V", "=novalue"]).status == 2)
     }
 
+    /// A key given several times on the command line is a list, as Pandoc collects it: every
+    /// author is named (the title block and the PDF's Author), every keyword kept; any other
+    /// key takes its last value. Members: `-M author` twice, `-V author` and `-M authors`
+    /// mixed, `keywords` twice.
+    @Test func repeatedAuthorsAndKeywordsAreListed() throws {
+        let dir = try folder()
+        try write("Body.\n", dir + "/m.md")
+        for (arguments, author) in [
+            (["-M", "author=Alice", "-M", "author=Bob"], "Alice, Bob"),
+            (["-V", "author=Ann", "-M", "authors=Ben", "-M", "author=Cy"], "Ann, Ben, Cy"),
+        ] {
+            let result = try typeset(
+                ["render", dir + "/m.md", "-o", dir + "/m.pdf", "-M", "title=T=1", "-M", "title=T2"] + arguments)
+            #expect(result.status == 0, "\(result.output)")
+            let info = try PDFProbe.info(dir + "/m.pdf")
+            #expect(info["Author"] == author && info["Title"] == "T2", "\(arguments): \(info)")
+            #expect(try PDFProbe.text(dir + "/m.pdf").contains(author))
+        }
+        let keywords = try typeset([
+            "render", dir + "/m.md", "-o", dir + "/k.pdf", "-M", "keywords=one", "-M", "keywords=two",
+        ])
+        #expect(keywords.status == 0, "\(keywords.output)")
+        #expect(try PDFProbe.info(dir + "/k.pdf")["Keywords"] == "one, two")
+    }
+
     @Test func frontMatterThemeResolvesBesideTheDocument() throws {
         let dir = try folder()
         try FileManager.default.createDirectory(atPath: dir + "/doc", withIntermediateDirectories: true)
