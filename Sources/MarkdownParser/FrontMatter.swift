@@ -28,7 +28,11 @@ enum FrontMatter {
         _ key: String, canonical: String, at location: SourceLocation, metadata: inout Metadata,
         _ diagnostics: inout [Diagnostic]
     ) {
-        if let near = nearKnownKey(canonical) {
+        if let message = unprintedPandocKeys[canonical] {
+            diagnostics.append(
+                Diagnostic(.warning, "front matter '\(key)': \(message)", at: location, kind: .frontMatter))
+            metadata.unusedKeys.append(key)
+        } else if let near = nearKnownKey(canonical) {
             diagnostics.append(
                 Diagnostic(
                     .warning, "unknown front matter key '\(key)'; did you mean '\(near)'?", at: location,
@@ -37,6 +41,20 @@ enum FrontMatter {
             metadata.unusedKeys.append(key)
         }
     }
+
+    /// Pandoc's keys whose text Pandoc's own output would print and Typeset does not (Pandoc
+    /// manual, "Variables set automatically", "Citations"): each warned about where it is
+    /// written, with why, instead of passing silently as other keys Typeset does not read do.
+    static let unprintedPandocKeys: [String: String] = {
+        let includes =
+            "not printed (Pandoc's templates insert it as raw output around the body; write the text in the document)"
+        let citations =
+            "citations are not processed (Typeset has no citation processor): '[@key]' is printed as written"
+        return [
+            "include-before": includes, "include-after": includes, "bibliography": citations,
+            "references": citations, "csl": citations, "citeproc": citations, "nocite": citations,
+        ]
+    }()
 
     /// The known key one edit (Levenshtein distance 1) from `canonical`, a key no known key
     /// equals; nil when none is (keys of one or two characters are never taken for typos).

@@ -356,6 +356,20 @@ import Testing
         #expect(r.diagnostics.isEmpty)
     }
 
+    /// Pandoc's keys whose text Pandoc would print and Typeset does not — raw text around the
+    /// body, a bibliography for citations — warn at the key, saying why; Pandoc's layout-only
+    /// keys stay silent. Members: `include-before`, `include-after`, `bibliography`, `csl`,
+    /// `references`, `header-includes` (silent), `documentclass` (silent).
+    @Test func pandocKeysThatWouldPrintTextWarnWhereWritten() {
+        let r = parse(
+            "---\ninclude-before: B\ninclude-after: A\nbibliography: refs.bib\ncsl: apa.csl\n"
+                + "references: []\nheader-includes: x\ndocumentclass: report\n---\n\nText [@doe].\n")
+        let places = r.diagnostics.map { "\($0.location?.line ?? 0):\($0.location?.column ?? 0)" }
+        #expect(places == ["2:1", "3:1", "4:1", "5:1", "6:1"], "\(r.diagnostics)")
+        #expect(r.diagnostics.prefix(2).allSatisfy { $0.message.contains("not printed") })
+        #expect(r.diagnostics.dropFirst(2).allSatisfy { $0.message.contains("citations are not processed") })
+    }
+
     /// Jekyll's and Hugo's keys are silent and listed in source order; a key one edit from a
     /// key Typeset reads warns at the key with the suggestion.
     @Test func keysOfOtherToolsAreSilentAndTyposWarn() {
