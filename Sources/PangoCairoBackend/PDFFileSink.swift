@@ -36,10 +36,10 @@ final class PDFFileSink {
     /// The file offset of the first byte ``takeCaptured()`` hands over next.
     private var captureStart = 0
 
-    /// Creates (or truncates) the file at `path`, mode 0666 before the umask like `fopen`.
+    /// Creates the temporary file at `path`, which must not exist (``TemporaryFiles/openNew(_:)``).
     /// - Throws: ``BackendError/cannotCreate(path:message:)`` with the system's reason.
     init(path: String) throws {
-        let fd = TemporaryFiles.creating { open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o666) }
+        let fd = TemporaryFiles.creating { TemporaryFiles.openNew(path) }
         guard fd >= 0 else {
             throw BackendError.cannotCreate(path: path, message: String(cString: strerror(errno)))
         }

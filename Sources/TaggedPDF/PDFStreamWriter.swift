@@ -44,7 +44,9 @@ final class PDFStreamWriter {
     /// `threaded`: object streams are compressed on a second thread (the same file either way).
     /// - Throws: ``Failure`` when the file cannot be created.
     init(path: String, size: Int32, version: String = "1.7", threaded: Bool = false) throws {
-        guard let file = TemporaryFiles.creating({ fopen(path, "wb") }) else {
+        let descriptor = TemporaryFiles.creating { TemporaryFiles.openNew(path) }
+        guard descriptor >= 0, let file = fdopen(descriptor, "wb") else {
+            if descriptor >= 0 { close(descriptor) }
             throw Failure(description: "cannot write \(path): \(String(cString: strerror(errno)))")
         }
         self.file = file

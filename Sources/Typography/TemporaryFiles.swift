@@ -34,6 +34,21 @@ package enum TemporaryFiles {
     }
     private static let registry = Registry()
 
+    /// Opens the temporary file `path` for writing. In the shared temporary folder (`TMPDIR`,
+    /// else `/tmp`): a new file, refusing one that exists (`O_EXCL`, so no file or link another
+    /// user put there first is written through), readable by its owner alone (0600), since a
+    /// render killed before it can remove its file would otherwise leave the document's pages
+    /// for any user to read. Elsewhere (beside the target): created or truncated, 0666 before
+    /// the umask, as the file renamed into place is made. Run inside ``creating(_:)``.
+    /// - Returns: the descriptor, or -1 with `errno` set.
+    package static func openNew(_ path: String) -> Int32 {
+        let folder = ((path as NSString).deletingLastPathComponent as NSString).standardizingPath
+        guard folder == (NSTemporaryDirectory() as NSString).standardizingPath else {
+            return open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o666)
+        }
+        return open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
+    }
+
     /// Remembers `path` until ``forget(_:)``.
     package static func register(_ path: String) {
         registry.lock.lock()

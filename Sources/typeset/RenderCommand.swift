@@ -124,8 +124,10 @@ enum RenderCommand {
     }
 
     /// Sets the folders the document may read (``RenderOptions/root``): `--root DIR`, else each
-    /// input's folder and the current folder; `--resource-path` is allowed as well, since the
-    /// user named it. Files named on the command line (`--theme`, `--fonts`) are not confined.
+    /// input's folder and the current folder — but for a current folder that is `/` (where
+    /// system services start), which would allow every file; `--resource-path` is allowed as
+    /// well, since the user named it. Files named on the command line (`--theme`, `--fonts`)
+    /// are not confined.
     /// - Throws: ``UsageError`` when `--root` is not a folder.
     static func confine(_ options: inout RenderOptions, inputs: [String], args: ParsedArguments) throws {
         let current = URL(fileURLWithPath: FileManager.default.currentDirectoryPath)
@@ -139,7 +141,7 @@ enum RenderCommand {
         } else {
             let folders = inputs.map { $0 == "-" ? current : URL(fileURLWithPath: $0).deletingLastPathComponent() }
             options.root = folders.first ?? current
-            allowed = Array(folders.dropFirst()) + [current]
+            allowed = Array(folders.dropFirst()) + (current.standardizedFileURL.path == "/" ? [] : [current])
         }
         if let resources = args.value("--resource-path") { allowed.append(URL(fileURLWithPath: resources)) }
         options.allowedFolders = allowed

@@ -79,6 +79,36 @@ import Typography
         }
     }
 
+    /// Without `--root`, the current folder is allowed beside the input's folder, but not when
+    /// it is `/` (where system services start), which would allow every file: a picture named
+    /// by its absolute path outside the input's folder is embedded from its own folder as the
+    /// current one and refused from `/`. Members: an absolute image path, a `theme:` outside.
+    @Test func theCurrentFolderIsNoRootWhenItIsTheFilesystemsRoot() throws {
+        let (root, outside, picture) = try layout("cwd")
+        try #"{"name": "outside", "extends": "default", "page": {"paper": "a5"}}"#.write(
+            toFile: outside + "/theme.json", atomically: false, encoding: .utf8)
+        try "# Doc\n\n![absolute](\(picture))\n".write(toFile: root + "/doc.md", atomically: false, encoding: .utf8)
+        try "---\ntheme: \(outside)/theme.json\n---\n\nText.\n".write(
+            toFile: root + "/themed.md", atomically: false, encoding: .utf8)
+        func render(_ name: String, from folder: String) throws -> (status: Int32, output: String) {
+            try PDFProbe.run(
+                "sh",
+                [
+                    "-c", "cd \"$1\" && exec timeout 60 \"$2\" render \"$3\" -o \"$4\"", "sh", folder, Render.binary,
+                    root + "/\(name).md", root + "/\(name)-\(folder == "/" ? "slash" : "here").pdf",
+                ])
+        }
+        let here = try render("doc", from: outside)
+        #expect(here.status == 0 && !here.output.contains("outside"), "\(here.output)")
+        #expect(try imageCount(root + "/doc-here.pdf") == 1)
+        let slash = try render("doc", from: "/")
+        #expect(slash.status == 0 && slash.output.contains("outside"), "\(slash.output)")
+        #expect(try imageCount(root + "/doc-slash.pdf") == 0)
+        #expect(try render("themed", from: outside).status == 0)
+        let themed = try render("themed", from: "/")
+        #expect(themed.status == 1 && themed.output.contains("outside"), "\(themed.output)")
+    }
+
     /// A picture inside a line that is shown as its alt text says why, as a picture of its
     /// own does: outside the root, missing, a folder, a FIFO, or no picture a decoder reads
     /// ("could not be read" for every one of them before).
