@@ -359,7 +359,7 @@ enum MathShapes {
             family: formula.family, size: size, display: formula.display, frame: formula.taggedFrame,
             textFamilies: text.font.families, textWeight: text.font.weight, textItalic: text.font.italic,
             monospaceFamilies: text.monospaceFamilies, fonts: ObjectIdentifier(fonts), lineStartCount: starts.count,
-            lineStartDigest: starts.isEmpty ? 0 : starts.hashValue, sourceDigest: formula.sourceDigest,
+            lineStartDigest: formula.displayLineStartsDigest, sourceDigest: formula.sourceDigest,
             sourceLength: formula.source.utf8.count)
         let pieceKey = PieceKey(layout: key, piece: formula.piece)
         if let known = hold.formulaPieces.value(for: pieceKey) { return (known.box, known) }
@@ -474,9 +474,11 @@ enum MathShapes {
         var runs: [StyledRun] = []
         var separator = run.style
         separator.inlineFormula = nil
+        // The starts set once (their digest made once), each line's piece a copy.
+        var broken = formula
+        broken.displayLineStarts = starts
         for line in 0..<(lineBounds.count - 1) {
-            var piece = formula
-            piece.displayLineStarts = starts
+            var piece = broken
             piece.piece = line
             piece.alternativeText = MathFormula.removingNumbering(
                 from: formula.formula.source(ofNodes: nodeBounds[lineBounds[line]]..<nodeBounds[lineBounds[line + 1]]))

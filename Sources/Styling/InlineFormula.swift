@@ -49,7 +49,12 @@ public struct InlineFormula: Hashable, Sendable {
     /// indices of the pieces (``MathLayout/layoutPieces(_:style:)``) that begin its second and
     /// later lines. Its runs then draw a line each (``piece`` is the line), with a line
     /// separator between them. Empty: one line.
-    public var displayLineStarts: [Int] = []
+    public var displayLineStarts: [Int] = [] {
+        didSet { displayLineStartsDigest = displayLineStarts.isEmpty ? 0 : displayLineStarts.hashValue }
+    }
+    /// A hash of ``displayLineStarts``, made once when they are set: each of a formula's
+    /// thousands of lines is looked up by it, which hashing the starts anew made quadratic.
+    public private(set) var displayLineStartsDigest = 0
     /// The factor on the text's size the formula is set at: below 1 for a displayed formula
     /// shrunk to fit the measure (down to ``smallestDisplayScale``).
     public var scale = 1.0
@@ -141,6 +146,7 @@ public struct InlineFormula: Hashable, Sendable {
     public static func == (left: InlineFormula, right: InlineFormula) -> Bool {
         left.piece == right.piece && left.display == right.display && left.scale == right.scale
             && left.sourceDigest == right.sourceDigest && left.location == right.location
+            && left.displayLineStartsDigest == right.displayLineStartsDigest
             && left.displayLineStarts == right.displayLineStarts && left.taggedFrame == right.taggedFrame
             && left.alternativeText == right.alternativeText && left.family == right.family
             && left.textFont == right.textFont && left.monospaceFamilies == right.monospaceFamilies
@@ -161,12 +167,14 @@ public struct InlineFormula: Hashable, Sendable {
     }
 
     /// Hashes the piece, its place and the source's digest.
+    /// Hashes the cheap settings and the source's digest, not the texts themselves: each of a
+    /// long formula's pieces is hashed, and hashing its whole text each time was quadratic.
     public func hash(into hasher: inout Hasher) {
         hasher.combine(piece)
         hasher.combine(display)
         hasher.combine(sourceDigest)
         hasher.combine(location)
-        hasher.combine(alternativeText)
+        hasher.combine(alternativeText.utf8.count)
     }
 
     /// The math family when the theme names none (`families.math`): DejaVu Math TeX Gyre

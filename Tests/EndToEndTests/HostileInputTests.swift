@@ -134,6 +134,34 @@ import Typography
         #expect(seconds[1] < 15 * seconds[0], "\(seconds) s for 100,000 and 1,000,000 characters")
     }
 
+    /// A displayed formula too wide for the measure, broken into thousands of lines, takes time
+    /// about linear in its length: eight times the terms take under eleven times as long
+    /// (`$$a+a+…$$` of 25,000 and 200,000 terms took 0.34 and 5.10 s when each line's piece
+    /// hashed every line's start and the whole source, 0.29 and 2.14 s since; 1,000,000 terms
+    /// took 81 s). The command line renders, in release.
+    @Test(.slow) func aLongDisplayedFormulaTakesLinearTime() throws {
+        let folder = try Render.scratchFolder("long-formula")
+        let seconds = try Timing.firstHolding {
+            var seconds: [Double] = []
+            for terms in [25_000, 200_000] {
+                let input = folder + "/formula-\(terms).md"
+                try ("$$" + String(repeating: "a+", count: terms) + "a$$\n").write(
+                    toFile: input, atomically: false, encoding: .utf8)
+                var status: Int32 = -1
+                seconds.append(
+                    try Timing.bestSeconds(of: 1) {
+                        status = try PDFProbe.run(Render.binary, ["render", input, "-o", folder + "/out.pdf", "-q"])
+                            .status
+                    })
+                #expect(status == 0)
+            }
+            return seconds
+        } holds: {
+            $0[1] < 11 * $0[0]
+        }
+        #expect(seconds[1] < 11 * seconds[0], "\(seconds) s for 25,000 and 200,000 terms")
+    }
+
     /// Openers of raw HTML that nothing in their paragraph closes — a processing instruction
     /// `<?`, a declaration `<!A`, a CDATA section `<![CDATA[` — take time linear in their number:
     /// eight times as many in one paragraph take well under sixteen times as long, and each is
