@@ -815,11 +815,46 @@ extension ParagraphComposer {
     }
 
     /// By scalar: whether the run of breaking spaces starting here is one no line ends at: a
-    /// spaced dash's (``dashBoundSpaces(_:)``), or one between a number and its unit
-    /// (``NumberUnitTies``).
+    /// spaced dash's (``dashBoundSpaces(_:)``), one inside quotation marks set with spaces
+    /// (``quotationBoundSpaces(_:)``), or one between a number and its unit (``NumberUnitTies``).
     static func boundSpaces(_ scalars: [Unicode.Scalar]) -> [Bool] {
         let tied = NumberUnitTies.tiedSpaces(scalars)
-        return zip(dashBoundSpaces(scalars), tied).map { $0 || $1 }
+        let quoted = quotationBoundSpaces(scalars)
+        return zip(dashBoundSpaces(scalars), zip(tied, quoted)).map { $0 || $1.0 || $1.1 }
+    }
+
+    /// By scalar: the run of breaking spaces starting here is one Unicode's line breaking does
+    /// not break since Unicode 15.1 (UAX #14, rules LB15a and LB15b), and Pango's older rules
+    /// do: after an opening quotation mark that starts the text or follows a space or an
+    /// opening bracket (`« mot`), and before a closing one followed by a space, punctuation or
+    /// the text's end (`mot »`). French sets its guillemets with spaces inside (Lexique des
+    /// règles typographiques), which a line must not end or start beside.
+    static func quotationBoundSpaces(_ scalars: [Unicode.Scalar]) -> [Bool] {
+        var bound = [Bool](repeating: false, count: scalars.count + 1)
+        var index = 1
+        while index < scalars.count {
+            guard isBreakingSpace(scalars[index]), !isBreakingSpace(scalars[index - 1]) else {
+                index += 1
+                continue
+            }
+            var end = index
+            while end < scalars.count, isBreakingSpace(scalars[end]) { end += 1 }
+            let opening = scalars[index - 1]
+            if opening.properties.generalCategory == .initialPunctuation, index == 1 || opensWord(scalars[index - 2]) {
+                bound[index] = true
+            }
+            if end < scalars.count, scalars[end].properties.generalCategory == .finalPunctuation {
+                let after = end + 1 < scalars.count ? scalars[end + 1] : "\n"
+                let category = after.properties.generalCategory
+                if isWhitespace(after) || isSeparator(after)
+                    || [.closePunctuation, .finalPunctuation, .otherPunctuation].contains(category)
+                {
+                    bound[index] = true
+                }
+            }
+            index = end
+        }
+        return bound
     }
 
     /// By scalar: the run of breaking spaces starting here binds a spaced dash to its phrase,

@@ -391,7 +391,8 @@ struct CmarkConverter {
         switch type {
         case CMARK_NODE_PARAGRAPH:
             warnOfMismatchedDelimiterRow(node)
-            let (inlines, _) = self.inlines(of: node, depth: depth + 1, heading: false, paragraph: true)
+            let inlines = Self.droppingBackslashAfterImage(
+                self.inlines(of: node, depth: depth + 1, heading: false, paragraph: true).0)
             if let blocks = RawHTML.splitAtHeadings(inlines, location: loc) {
                 // Raw `<h1>`–`<h6>` tags in the paragraph: its text and the headings as blocks.
                 items += blocks.map { .block($0) }
@@ -522,6 +523,18 @@ struct CmarkConverter {
             guard mode != .replay else { return }
             diagnostics.append(Self.rawFormatLeftOut(format, block: true, at: location))
         }
+    }
+
+    /// A paragraph's `inlines` with the backslash that ends it right after an image read as a
+    /// line break: Pandoc's way of keeping an image alone in its paragraph from being a figure
+    /// (`![alt](p.png)\\`, Pandoc's manual, "Extension: implicit_figures"), where the backslash is
+    /// a line break at the paragraph's end, which shows nothing. The image stays in its line.
+    static func droppingBackslashAfterImage(_ inlines: [Inline]) -> [Inline] {
+        guard inlines.count >= 2, case .text("\\") = inlines[inlines.count - 1] else { return inlines }
+        var image = inlines[inlines.count - 2]
+        if case .span(_, let content) = image, content.count == 1 { image = content[0] }
+        guard case .image = image else { return inlines }
+        return inlines.dropLast() + [.lineBreak]
     }
 
     /// Whether a paragraph's `inlines` are a LaTeX page break alone (`\\newpage`,

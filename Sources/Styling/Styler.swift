@@ -287,16 +287,15 @@ public struct Styler: Sendable {
                 }
                 return
             }
+            var inlines = inlines
             if !block.attributes.classes.contains(Attributes.escapedOpeningClass),
                 let opening = Styler.pandocBlockOpening(inlines)
             {
-                let name = Styler.pandocBlockName(opening)
-                if let kind = pandocBlocks.firstIndex(where: { $0.name == name }) {
-                    pandocBlocks[kind].tally.add(opening, at: block.location)
+                if opening == "| " {
+                    // Pandoc's line block: its lines as written.
+                    inlines = Styler.lineBlockLines(inlines)
                 } else {
-                    var tally = ExampleTally()
-                    tally.add(opening, at: block.location)
-                    pandocBlocks.append((name, tally))
+                    tallyPandocBlock(opening, at: block.location)
                 }
             }
             let displayed = Styler.displayMathSegments(inlines) != nil
@@ -1931,6 +1930,43 @@ extension Styler {
         let roman = body.allSatisfy { "ivxlcdm".contains($0) } || body.allSatisfy { "IVXLCDM".contains($0) }
         let letter = body.count == 1 && body.first!.isASCII && body.first!.isLetter
         return roman || letter || body == "#" ? String(marker) : nil
+    }
+
+    /// Counts a paragraph opening with Pandoc's block syntax that is set as text, for its warning.
+    mutating func tallyPandocBlock(_ opening: String, at location: SourceLocation?) {
+        let name = Styler.pandocBlockName(opening)
+        if let kind = pandocBlocks.firstIndex(where: { $0.name == name }) {
+            pandocBlocks[kind].tally.add(opening, at: location)
+        } else {
+            var tally = ExampleTally()
+            tally.add(opening, at: location)
+            pandocBlocks.append((name, tally))
+        }
+    }
+
+    /// A line block's inlines (Pandoc's manual, "Line blocks": every line opening with `| `) as
+    /// its lines are written: the `| ` dropped, each line ended by a line break, the spaces that
+    /// open a line kept (as no-break spaces, which are not collapsed), for verse and addresses.
+    static func lineBlockLines(_ inlines: [Inline]) -> [Inline] {
+        var lines: [Inline] = []
+        var atLineStart = true
+        for inline in inlines {
+            if case .softBreak = inline {
+                lines.append(.lineBreak)
+                atLineStart = true
+                continue
+            }
+            defer { atLineStart = false }
+            guard atLineStart, case .text(let text) = inline else {
+                lines.append(inline)
+                continue
+            }
+            let rest = text.hasPrefix("| ") ? text.dropFirst(2) : text == "|" ? "" : Substring(text)
+            let indent = rest.prefix { $0 == " " }.count
+            let line = String(repeating: "\u{00A0}", count: indent) + rest.dropFirst(indent)
+            if !line.isEmpty { lines.append(.text(line)) }
+        }
+        return lines
     }
 
     /// What the opening ``pandocBlockOpening(_:)`` found names.

@@ -116,6 +116,25 @@ import Typography
         #expect(breaksBefore > 0)
     }
 
+    /// Quotation marks set with spaces inside (French guillemets, `« mot »`) stay with the words
+    /// they quote: no line ends after an opening one nor starts with a closing one (UAX #14 of
+    /// Unicode 15.1, LB15a and LB15b). A closing mark used as an apostrophe before a letter
+    /// (`’n’`) binds nothing. Members: « », ‹ ›, “ ” set with spaces, a mark before a comma,
+    /// at every measure from 60 to 160 pt, justified and ragged.
+    @Test(arguments: [("\u{AB}", "\u{BB}"), ("\u{2039}", "\u{203A}"), ("\u{201C}", "\u{201D}")])
+    func quotationMarksSetWithSpacesStayWithTheirWords(_ open: String, _ close: String) {
+        let text =
+            "Il dit \(open) bonjour \(close) puis \(open) au revoir \(close), et encore \(open) merci bien \(close) "
+            + "avant de partir."
+        let prepared = prepared([StyledRun(text, style: RunStyle(font: font))])
+        for (width, line) in linesAtEveryMeasure(text, prepared) {
+            let set = lineText(line, prepared).trimmingCharacters(in: .whitespaces)
+            #expect(!set.hasSuffix(open) && !set.hasPrefix(close), "\(width): \(set)")
+        }
+        let apostrophes = ParagraphComposer.quotationBoundSpaces(Array("rock \u{2019}n\u{2019} roll".unicodeScalars))
+        #expect(!apostrophes.contains(true))
+    }
+
     /// A dash that opens a word stays with it after an opening bracket or quote as after a
     /// space: members `(-Db_lto=true)`, `"--force"`, `[-v]`, `‘-x’`, at every measure, justified
     /// and ragged, no line ends with the dash (`(-` | `Db_lto=true` was set).

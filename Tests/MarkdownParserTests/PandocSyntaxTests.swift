@@ -155,6 +155,29 @@ import Testing
         #expect(paragraph("`x` {.c}") == [.code("x"), .text(" {.c}")])
     }
 
+    /// A backslash ending a paragraph right after an image keeps the image in its line (Pandoc's
+    /// way of saying "not a figure"): read as a line break, which shows nothing; after text it
+    /// stays a backslash, as CommonMark reads it. Members: a bare image, one with attributes,
+    /// text before the image, text before the backslash.
+    @Test func aBackslashAfterAnImageKeepsItInItsLine() {
+        func kinds(_ inlines: [Inline]) -> [String] {
+            inlines.map { inline in
+                switch inline {
+                case .image: "image"
+                case .span(_, let content) where content.count == 1:
+                    if case .image = content[0] { "image" } else { "span" }
+                case .lineBreak: "break"
+                case .text(let text): text
+                default: "other"
+                }
+            }
+        }
+        #expect(kinds(paragraph("![a](p.png)\\")) == ["image", "break"])
+        #expect(kinds(paragraph("![a](p.png){width=20%}\\")) == ["image", "break"])
+        #expect(kinds(paragraph("See ![a](p.png)\\")) == ["See ", "image", "break"])
+        #expect(kinds(paragraph("a path C:\\")) == ["a path C:\\"])
+    }
+
     /// Pandoc's raw attribute (Pandoc manual, "Extension: raw_attribute"): raw HTML is read as
     /// HTML written in the text, raw TeX as TeX written in the text (its text commands styled,
     /// layout commands left out), as Pandoc's LaTeX route keeps raw TeX in a PDF; any other

@@ -306,7 +306,24 @@ import Typography
         #expect(!doc.diagnostics.contains { $0.message.contains("last page") }, "\(doc.diagnostics)")
     }
 
-    /// Pandoc's block syntax that CommonMark reads as text — a grid table whose cells span, a line block, an
+    /// Pandoc's line block (every line opening with `| `) is set as its lines: the `| ` dropped,
+    /// a line break after each line, a line's opening spaces kept as no-break spaces, an empty
+    /// `|` line an empty line; no warning. Members: two lines, an indented line, an empty line,
+    /// emphasis inside; a line block written escaped stays text.
+    @Test func aLineBlockIsSetAsItsLines() {
+        let doc = style("| The limerick *packs*\n|    laughs anatomical\n|\n| Into space\n")
+        #expect(!doc.diagnostics.contains { $0.message.contains("Pandoc's") }, "\(doc.diagnostics)")
+        let runs = doc.blocks.flatMap(\.paragraphs).flatMap(\.runs)
+        let text = runs.map(\.text).joined()
+        #expect(
+            text == "The limerick packs\u{2028}\u{00A0}\u{00A0}\u{00A0}laughs anatomical\u{2028}\u{2028}Into space",
+            "\(text.debugDescription)")
+        #expect(runs.contains { $0.text == "packs" && $0.style.font.italic })
+        let escaped = style("\\| The limerick packs\n| In space\n").blocks.flatMap(\.paragraphs).flatMap(\.runs)
+        #expect(escaped.map(\.text).joined().hasPrefix("| The limerick"))
+    }
+
+    /// Pandoc's block syntax that CommonMark reads as text — a grid table whose cells span, an
     /// example list, lettered, Roman and `#.` list markers (also in parentheses), a table's
     /// `Table:` caption — is set as text with a warning at
     /// its first line, also when the markers open lines after a paragraph's first (a list nested
@@ -315,7 +332,6 @@ import Typography
     @Test func pandocOnlyBlockSyntaxIsNamed() {
         let warned: [(String, String)] = [
             ("+---+---+\n| a     |\n+===+===+\n| 1 | 2 |\n+---+---+", "grid table with cells that span"),
-            ("| The limerick packs\n| In space", "line block"),
             ("(@) First.\n(@) Second.", "example list"),
             ("a) alpha\nb) beta", "letters"), ("ii. two\niii. three", "Roman"), ("#. one\n#. two", "# as markers"),
             ("(a) alpha\n(b) beta", "letters"), ("(iv) four\n(v) five", "Roman"),
@@ -334,12 +350,13 @@ import Typography
             #expect(warnings.first?.location?.line == line, "\(markdown): \(warnings)")
         }
         // Each kind is its own warning, counting its own.
-        let mixed = style("a. one\nb. two\n\n| line\n| block\n\nc. x\nd. y\n\ne. x\nf. y\n\ng. x\nh. y\n\ni. x\nj. y\n")
+        let mixed = style(
+            "a. one\nb. two\n\n(@) one\n(@) two\n\nc. x\nd. y\n\ne. x\nf. y\n\ng. x\nh. y\n\ni. x\nj. y\n")
         let named = mixed.diagnostics.filter { $0.message.contains("Pandoc's") }
         let lists = named.filter { $0.message.contains("letters") }
-        let blocks = named.filter { $0.message.contains("line block") }
+        let examples = named.filter { $0.message.contains("example list") }
         #expect(lists.map(\.repeats).reduce(0, +) == 5, "\(named)")
-        #expect(blocks.map(\.repeats).reduce(0, +) == 1, "\(named)")
+        #expect(examples.map(\.repeats).reduce(0, +) == 1, "\(named)")
         for markdown in [
             "A. Smith wrote this.", "i. alone on a line", "| a | b |\n|---|---|\n| 1 | 2 |", "Plain text.",
             "(a) alone on a line", "Table of contents.", "(see below) and\n(more) text",
