@@ -1227,10 +1227,7 @@ public struct Styler: Sendable {
         if altText.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty {
             // Placed where the address is written, as a missing file's warning is: an `<img>` of
             // an HTML block knows only its block's place.
-            warn(
-                "image '\(source.prefix(60))' \(Self.noAlternativeText); screen readers can only say that there is "
-                    + "a figure",
-                imageLocation ?? location, kind: .image, subject: source.isEmpty ? nil : source)
+            warnNoAlternativeText(source, at: imageLocation ?? location)
         }
         var path = Styler.localImagePath(source)
         let isRemote = source.contains("://") || source.lowercased().hasPrefix("data:")
@@ -1625,6 +1622,7 @@ public struct Styler: Sendable {
                 } else {
                     switch inlineImageRun(source, alternativeText: altText, cascade: cascade, asked: (nil, nil)) {
                     case .success(let run):
+                        if altText.isEmpty { warnNoAlternativeText(source, at: location ?? currentLocation) }
                         runs.append(run)
                         continue
                     case .failure(let unread):
@@ -1648,11 +1646,14 @@ public struct Styler: Sendable {
                     warn(ImageDimension.problem(pair.value ?? "", key: pair.key), pair.location ?? attributes.location)
                 }
                 if let sized = Styler.sizedImage(attributes, children),
-                    case .image(let source, _, let alt, _) = sized.image,
+                    case .image(let source, _, let alt, let location) = sized.image,
                     case .success(let run) = inlineImageRun(
                         source, alternativeText: alt.plainText.trimmingCharacters(in: .whitespaces), cascade: cascade,
                         asked: (sized.width, sized.height))
                 {
+                    if alt.plainText.trimmingCharacters(in: .whitespaces).isEmpty {
+                        warnNoAlternativeText(source, at: location ?? currentLocation)
+                    }
                     runs.append(run)
                 } else {
                     appendRuns(children, cascade: cascade, to: &runs)
@@ -1755,6 +1756,16 @@ public struct Styler: Sendable {
         inlineCodeLanguage = language
         appendRuns(children, cascade: inner, to: &runs)
         inlineCodeLanguage = nil
+    }
+
+    /// Warns that the image at `source` has no alternative text, at `location` (where its
+    /// address is written): a figure or a picture inside a line alike, each of which PDF/UA-1
+    /// asks a text of (ISO 14289-1 §7.3), and which a render for PDF/UA-1 refuses at this place.
+    mutating func warnNoAlternativeText(_ source: String, at location: SourceLocation?) {
+        warn(
+            "image '\(source.prefix(60))' \(Self.noAlternativeText); screen readers can only say that there is "
+                + "a figure",
+            location, kind: .image, subject: source.isEmpty ? nil : source)
     }
 
     /// The words of the warning about an image with no alternative text, which PDF/UA-1 makes

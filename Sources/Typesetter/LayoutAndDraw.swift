@@ -76,7 +76,7 @@ struct LayoutAndDraw {
         if !tagged, !standards.isEmpty {
             throw TypesetError.renderingFailed(
                 "pdf-standard \(standards.map(\.rawValue).sorted().joined(separator: ", ")) with --no-tags: "
-                    + PDFStandard.untaggedProblem)
+                    + PDFStandard.untaggedProblem(standards))
         }
         let tagging =
             tagged && options.preview == nil

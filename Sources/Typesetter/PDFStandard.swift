@@ -15,12 +15,20 @@ public enum PDFStandard: String, CaseIterable, Sendable, Hashable {
     /// PDF/A-3b (ISO 19005-3, level B): PDF/A-2b that may carry attached files.
     case a3b = "a-3b"
 
-    /// Why no standard can be met with `--no-tags`: PDF/A-2b asks for no structure tree, but
-    /// the metadata, output intent and embedded-font checks every standard needs are written
-    /// by the same pass after drawing that writes the tags.
-    public static let untaggedProblem =
-        "a PDF standard's metadata and output intent are written by the pass that tags the PDF, which --no-tags "
-        + "leaves out (PDF/A-2b itself needs no tags); leave out --no-tags"
+    /// Why `standards` cannot be met with `--no-tags`: PDF/UA-1 is a tagged PDF (ISO 14289-1
+    /// §7.1); PDF/A asks for no structure tree, but the metadata, output intent and
+    /// embedded-font checks every standard needs are written by the same pass after drawing
+    /// that writes the tags.
+    public static func untaggedProblem(_ standards: Set<PDFStandard>) -> String {
+        if standards.contains(.ua1) {
+            return "PDF/UA-1 is a tagged PDF (ISO 14289-1 §7.1), and the pass that tags it, which --no-tags leaves "
+                + "out, also writes its metadata; leave out --no-tags"
+        }
+        let levels = standards.compactMap(\.archiveLevel).map { "PDF/A-\($0.part)\($0.conformance.lowercased())" }
+            .sorted()
+        return "a PDF standard's metadata and output intent are written by the pass that tags the PDF, which "
+            + "--no-tags leaves out (\(levels.joined(separator: ", ")) itself needs no tags); leave out --no-tags"
+    }
 
     /// The PDF/A part and conformance letter; nil for PDF/UA.
     var archiveLevel: (part: Int, conformance: String)? {

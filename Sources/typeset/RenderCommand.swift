@@ -211,7 +211,8 @@ enum RenderCommand {
                 throw UsageError("--pdf-standard: \(error.description)")
             }
             if args.has("--no-tags") {
-                throw UsageError("--pdf-standard with --no-tags: \(PDFStandard.untaggedProblem)")
+                throw UsageError(
+                    "--pdf-standard with --no-tags: \(PDFStandard.untaggedProblem(options.pdfStandards ?? []))")
             }
         }
         if args.has("--toc") { options.tableOfContents = true }

@@ -234,7 +234,19 @@ import Testing
                 "---\ntitle: T\n---\n\n![](press.jpg)\n", ["--pdf-standard", "ua-1,a-2b"],
                 "case2.md:5:5: PDF/UA-1 needs alternative text on every figure: image 'press.jpg'"
             ),
+            // A picture inside a line, linked or sized, is placed as a figure is.
+            (
+                "---\ntitle: T\n---\n\nText ![](press.jpg) more.\n", ["--pdf-standard", "ua-1"],
+                "case3.md:5:10: PDF/UA-1 needs alternative text on every figure: image 'press.jpg'"
+            ),
+            (
+                "---\ntitle: T\n---\n\nSee [![](press.jpg)](https://e.com) and ![](press.jpg){width=1cm}.\n",
+                ["--pdf-standard", "ua-1"],
+                "case4.md:5:10: PDF/UA-1 needs alternative text on every figure: image 'press.jpg'"
+            ),
             ("---\ntitle: T\n---\n\nText.\n", ["--pdf-standard", "a-2b", "--no-tags"], "with --no-tags"),
+            ("---\ntitle: T\n---\n\nText.\n", ["--pdf-standard", "ua-1", "--no-tags"], "PDF/UA-1 is a tagged PDF"),
+            ("---\ntitle: T\n---\n\nText.\n", ["--pdf-standard", "a-2u", "--no-tags"], "(PDF/A-2u itself needs no"),
             ("---\ntitle: T\npdf-standard: a-2b\n---\n\nText.\n", ["--no-tags"], "with --no-tags"),
             ("---\ntitle: T\n---\n\nText.\n", ["--pdf-standard", "a-2b,a-3b"], "one PDF/A level"),
             ("---\ntitle: T\n---\n\nText.\n", ["--pdf-standard", "a-1b"], "unknown PDF standard 'a-1b'"),
