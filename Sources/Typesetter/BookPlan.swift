@@ -205,10 +205,13 @@ struct BookPlan {
                 leading.append(Block(.div([]), attributes: Attributes(id: anchor)))
             }
             let rewriter = BookRewrite(plan: plans[index], book: self)
+            let language = chapterLanguage(index)
             segments.append(
                 BookBlocks.Segment(
                     leading: leading, blocks: chapter.document.blocks,
-                    transform: { index, block in rewriter.rewrite(block, headingIDs: rewriter.headingIDs(index)) }))
+                    transform: { index, block in
+                        Self.setting(rewriter.rewrite(block, headingIDs: rewriter.headingIDs(index)), in: language)
+                    }))
         }
         return BookBlocks(segments)
     }
@@ -218,11 +221,32 @@ struct BookPlan {
         var all: [Int: [Block]] = [:]
         for (index, chapter) in chapters.enumerated() {
             let rewriter = BookRewrite(plan: plans[index], book: self)
+            let language = chapterLanguage(index)
             for (number, blocks) in chapter.document.footnotes {
-                all[number + plans[index].footnoteOffset] = blocks.map { rewriter.rewrite($0, headingIDs: []) }
+                all[number + plans[index].footnoteOffset] = blocks.map {
+                    Self.setting(rewriter.rewrite($0, headingIDs: []), in: language)
+                }
             }
         }
         return all
+    }
+
+    /// The language chapter `index`'s own front matter gives (`lang: ko`) when it is not the
+    /// book's (the first file's): the chapter is set and tagged in it (hyphenation, quotation
+    /// marks, each structure element's `/Lang`, PDF/UA-1 §7.2), as a `::: {lang=ko}` div is.
+    func chapterLanguage(_ index: Int) -> String? {
+        guard let language = chapters[index].document.metadata.lang, !language.isEmpty,
+            language.lowercased() != chapters.first?.document.metadata.lang?.lowercased()
+        else { return nil }
+        return language
+    }
+
+    /// `block` inside a div in `language` (nil: as it is).
+    static func setting(_ block: Block, in language: String?) -> Block {
+        guard let language else { return block }
+        return Block(
+            .div([block]), attributes: Attributes(pairs: [Attributes.Pair(key: "lang", value: language)]),
+            location: block.location)
     }
 }
 

@@ -142,6 +142,29 @@ import Testing
         try PDFValidationTests.expectValid([pdf])
     }
 
+    /// A chapter whose own front matter names another language than the book's is read and
+    /// set in it: each of its structure elements reads in that language (`/Lang`, PDF/UA-1
+    /// §7.2), its notes' text too, and the other chapters stay in the book's. Members: a Korean
+    /// chapter after an English one, a French one after it, one naming the book's language.
+    @Test func aChapterInAnotherLanguageIsTaggedInIt() throws {
+        let dir = try folder()
+        try write("---\ntitle: Book\nlang: en\n---\n\n# English\n\nText.\n", dir + "/a.md")
+        try write("---\nlang: ko\n---\n\n# 한국어 장\n\n한국어 문단입니다.[^n]\n\n- 목록\n\n[^n]: 각주.\n", dir + "/b.md")
+        try write("---\nlang: fr\n---\n\n# Chapitre\n\nUn paragraphe.\n", dir + "/c.md")
+        try write("---\nlang: EN\n---\n\n# Last\n\nMore text.\n", dir + "/d.md")
+        let pdf = dir + "/languages.pdf"
+        let result = try typeset(["render", dir + "/a.md", dir + "/b.md", dir + "/c.md", dir + "/d.md", "-o", pdf])
+        #expect(result.status == 0, "\(result.output)")
+        let elements = try AccessibilityTests.elementLanguages(pdf)
+        let headings = elements.filter { $0.type == "H1" }.map(\.language)
+        #expect(headings.suffix(4) == ["en", "ko", "fr", "en"], "\(elements)")
+        #expect(elements.contains { $0.type == "L" && $0.language == "ko" }, "\(elements)")
+        // The note's paragraph reads in its chapter's language.
+        let note = try #require(elements.firstIndex { $0.type == "Note" })
+        #expect(elements[note + 1].type == "P" && elements[note + 1].language == "ko", "\(elements)")
+        #expect(elements.filter { $0.type == "P" }.map(\.language).contains("fr"), "\(elements)")
+    }
+
     @Test func chaptersOpenOnRightHandPagesWhenAsked() throws {
         let dir = try folder()
         try writeChapters(in: dir)
