@@ -71,8 +71,14 @@ public enum LanguageTag {
         }
     }
 
-    /// Why `tag` is refused, in the words every place that reads a tag uses.
+    /// Why `tag` is refused, in the words every place that reads a tag uses; a POSIX locale
+    /// name (`en_US`, `pt_BR.UTF-8`) gets the tag it means (`en-US`).
     public static func problem(_ tag: String) -> String {
-        "'\(tag.prefix(40))' is not a BCP 47 language tag (such as en, de-CH or zh-Hant)"
+        let locale = tag.prefix { $0 != "." && $0 != "@" }
+        let meant = String(locale.map { $0 == "_" ? "-" : $0 })
+        let examples =
+            meant != tag && isWellFormed(meant)
+            ? "such as en or de-CH: here '\(meant)'" : "such as en, de-CH or zh-Hant"
+        return "'\(tag.prefix(40))' is not a BCP 47 language tag (\(examples))"
     }
 }

@@ -362,6 +362,11 @@ import Testing
             #expect(bad.status == 2 && bad.output.contains("'x!!' is not a BCP 47"), "\(bad.output)")
             #expect(!FileManager.default.fileExists(atPath: dir + "/bad.pdf"))
         }
+        // A POSIX locale name is answered with the tag it means.
+        for (locale, tag) in [("en_US", "en-US"), ("pt_BR.UTF-8", "pt-BR"), ("de_DE@euro", "de-DE")] {
+            let bad = try typeset(["render", dir + "/o.md", "-o", dir + "/bad.pdf", "--lang", locale])
+            #expect(bad.status == 2 && bad.output.contains("here '\(tag)'"), "\(bad.output)")
+        }
         #expect(lines.allSatisfy { $0.hasPrefix("typeset: ") || $0.hasPrefix(dir + "/o.md:") }, "\(lines)")
         let positioned = lines.compactMap { line -> Int? in
             guard line.hasPrefix(dir + "/o.md:") else { return nil }
