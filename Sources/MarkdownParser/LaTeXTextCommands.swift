@@ -87,7 +87,29 @@ extension InlineSyntax {
     func latexCommands(_ tokens: [InlineToken], found: inout Found) -> [InlineToken] {
         guard tokens.contains(where: { if case .byte(UInt8(ascii: "\\"), _, _, false) = $0 { true } else { false } })
         else { return tokens }
+        let tokens = Self.autolinksInLinkCommandsAsWritten(tokens)
         return latexCommands(tokens, in: tokens.indices, closing: Self.pairedBraces(tokens), depth: 0, found: &found)
+    }
+
+    /// `tokens` with the address cmark-gfm's autolinking made of the argument of `\url{` or
+    /// `\href{` (`\url{https://example.com}` links to `https://example.com}`, the closing brace
+    /// and what follows taken into the address) given back as the bytes written, so that the
+    /// command reads its argument (``linkCommand(_:in:at:closing:before:depth:found:)``).
+    static func autolinksInLinkCommandsAsWritten(_ tokens: [InlineToken]) -> [InlineToken] {
+        var output: [InlineToken] = []
+        output.reserveCapacity(tokens.count)
+        for (index, token) in tokens.enumerated() {
+            guard case .node(.link(let destination, _, let children)) = token, destination.contains("}"),
+                index >= 5, case .byte(UInt8(ascii: "{"), let line, let column, false) = tokens[index - 1],
+                ["url", "href"].contains(
+                    writtenText(tokens[max(0, index - 5)..<(index - 1)]).split(separator: "\\").last ?? "")
+            else {
+                output.append(token)
+                continue
+            }
+            for byte in children.plainText.utf8 { output.append(.byte(byte, line: line, column: column, inert: false)) }
+        }
+        return output
     }
 
     private func latexCommands(
@@ -121,6 +143,14 @@ extension InlineSyntax {
                 index = command.end
                 continue
             }
+            if command.name == "url" || command.name == "href",
+                let link = linkCommand(
+                    command, in: tokens, closing: closing, before: range.upperBound, depth: depth, found: &found)
+            {
+                output.append(.node(link.inline))
+                index = link.end
+                continue
+            }
             let known = LaTeXTextCommands.styles[command.name]
             guard let style = known, depth < Self.maxSpanDepth else {
                 if known == nil { found.latexCommands.append((command.name, location(tokens[index]))) }
@@ -134,6 +164,28 @@ extension InlineSyntax {
             index = command.end
         }
         return output
+    }
+
+    /// LaTeX's `\\url{address}` (the address shown) and `\\href{address}{text}` (hyperref) as a
+    /// link, as Pandoc reads them, and the index after them; nil for an `\\href` whose second
+    /// argument does not follow, or an address with a space.
+    private func linkCommand(
+        _ command: (name: String, open: Int, end: Int), in tokens: [InlineToken], closing: [Int: Int],
+        before limit: Int, depth: Int, found: inout Found
+    ) -> (inline: Inline, end: Int)? {
+        let written = Self.writtenText(tokens[(command.open + 1)..<(command.end - 1)])
+        guard !written.isEmpty, !written.contains(" ") else { return nil }
+        // `www.…` is a web address, as GitHub's autolinks read it.
+        let address = written.lowercased().hasPrefix("www.") ? "http://" + written : written
+        guard command.name == "href" else {
+            return (.link(destination: address, title: "", children: [.text(written)]), command.end)
+        }
+        guard command.end < limit, case .byte(UInt8(ascii: "{"), _, _, false) = tokens[command.end],
+            let close = closing[command.end], close < limit, depth < Self.maxSpanDepth
+        else { return nil }
+        let text = latexCommands(
+            tokens, in: (command.end + 1)..<close, closing: closing, depth: depth + 1, found: &found)
+        return (.link(destination: address, title: "", children: inlines(text[...])), close + 1)
     }
 
     /// The bytes of `tokens` as text (an element adds nothing).

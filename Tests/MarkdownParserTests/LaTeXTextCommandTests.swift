@@ -50,8 +50,31 @@ import Testing
         #expect(warnings.isEmpty, "\(markdown): \(warnings)")
     }
 
-    /// A command whose argument only lays the page out (`\\vspace{1cm}`, `\\hspace{2em}`) and
-    /// the `\\begin` and `\\end` of an environment that only aligns or sizes its text are left
+    /// `\url{address}` and `\href{address}{text}` are links, as Pandoc reads them, also where
+    /// GitHub's autolinking took the address with the brace after it; the text of `\href` keeps
+    /// its styles. Members: a web address, a `www.` address, a relative one, `\href` with
+    /// emphasis inside, an `\href` missing its text (as written, warned).
+    @Test func urlAndHrefAreLinks() {
+        func links(_ inlines: [Inline]) -> [(String, String)] {
+            inlines.compactMap { if case .link(let to, _, let children) = $0 { (to, children.plainText) } else { nil } }
+        }
+        let (web, webWarnings) = parsed("See \\url{https://example.com/a_b} now.")
+        #expect(
+            links(web).map(\.0) == ["https://example.com/a_b"] && links(web).map(\.1) == ["https://example.com/a_b"])
+        #expect(web.plainText == "See https://example.com/a_b now." && webWarnings.isEmpty, "\(web)")
+        #expect(links(parsed("\\url{www.example.org/p}").inlines).map(\.0) == ["http://www.example.org/p"])
+        #expect(links(parsed("\\url{docs/guide.md}").inlines).map(\.0) == ["docs/guide.md"])
+        let (styled, _) = parsed("A \\href{https://example.com/x}{a \\emph{fine} link}.")
+        #expect(links(styled).map(\.0) == ["https://example.com/x"] && links(styled).map(\.1) == ["a fine link"])
+        guard case .link(_, _, let children)? = styled.first(where: { if case .link = $0 { true } else { false } })
+        else { return }
+        #expect(children.contains { if case .emphasis = $0 { true } else { false } }, "\(children)")
+        let (bare, bareWarnings) = parsed("\\href{https://example.com} alone")
+        #expect(links(bare).isEmpty && bareWarnings.count == 1, "\(bare) \(bareWarnings)")
+    }
+
+    /// A command whose argument only lays the page out (`\vspace{1cm}`, `\hspace{2em}`) and
+    /// the `\begin` and `\end` of an environment that only aligns or sizes its text are left
     /// out, the text inside kept, without a warning; another environment's stay as written,
     /// with one.
     @Test(arguments: [
