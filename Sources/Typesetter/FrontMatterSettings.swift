@@ -153,7 +153,7 @@ enum FrontMatterSettings {
 
     /// `geometry` (``PandocLayoutKeys/geometry(_:)``), a string, a list or a YAML mapping
     /// (`geometry: {margin: 1in}`, read as the options it lists): the margins when `margins`
-    /// did not set them; the paper when neither the command line nor `paper` or `papersize`
+    /// did not set them (the sides it leaves unset the theme's, ``RenderOptions/marginSides``); the paper when neither the command line nor `paper` or `papersize`
     /// (`paperNamed`) did, turned by `landscape` or `portrait` (which turn `paperNamed` too); a
     /// warning for the options it does not apply, an error for a bad length or paper.
     private static func readGeometry(
@@ -166,7 +166,11 @@ enum FrontMatterSettings {
         do {
             let geometry = try PandocLayoutKeys.geometry(value)
             if options.margins == nil, !geometry.sides.isEmpty {
-                options.margins = Margins(css: try PandocLayoutKeys.margins(geometry.sides))
+                if geometry.sides.count == 4 {
+                    options.margins = Margins(css: try PandocLayoutKeys.margins(geometry.sides))
+                } else {
+                    options.marginSides = geometry.sides.compactMapValues { Length.pointsWithUnit($0) }
+                }
             }
             if !paperFromCommandLine {
                 if let paper = try paperNamed ?? geometry.paper() {

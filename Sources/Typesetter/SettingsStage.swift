@@ -265,8 +265,19 @@ extension Typesetter {
         if let margins = options.margins {
             theme.page.margins = margins
             theme.page.measureCharacters = nil
+        } else if options.marginSides["left"] != nil || options.marginSides["right"] != nil {
+            // A theme's measure in characters sets its side margins unless one is given.
+            theme.page.measureCharacters = nil
         }
         theme = fittingMeasure(of: theme, shaper: PangoShaper(session: fonts))
+        if options.margins == nil, !options.marginSides.isEmpty {
+            // A `geometry` that gives some sides: the others stay the theme's.
+            let sides = options.marginSides
+            theme.page.margins.top = sides["top"] ?? theme.page.margins.top
+            theme.page.margins.right = sides["right"] ?? theme.page.margins.right
+            theme.page.margins.bottom = sides["bottom"] ?? theme.page.margins.bottom
+            theme.page.margins.left = sides["left"] ?? theme.page.margins.left
+        }
         let page = theme.page
         guard page.measure >= 72, page.textHeight >= 72, page.paper.width <= 14_400, page.paper.height <= 14_400 else {
             let paper = "\(page.paper.width.wholePointsText) × \(page.paper.height.wholePointsText) pt"

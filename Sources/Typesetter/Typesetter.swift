@@ -19,6 +19,10 @@ public struct RenderOptions: Sendable {
     public var paper: PaperSize?
     /// Page margins, pt (front matter `margins`); nil: the theme's.
     public var margins: Margins?
+    /// The sides a `geometry` setting gives when it leaves others unset (`left=2cm,right=2cm`):
+    /// CSS side → pt, the other sides the theme's, as LaTeX's geometry package keeps its
+    /// defaults for the sides not given. Used only when ``margins`` is nil.
+    var marginSides: [String: Double] = [:]
     /// Treat every warning as an error: exit 1, nothing written.
     public var strict: Bool
     /// The PDF creation date; nil: `SOURCE_DATE_EPOCH` when set (reproducible builds), else now.

@@ -92,10 +92,14 @@ enum PandocVariables {
                 translation.warnings.append("-V geometry: " + message)
             }
         }
-        if !sides.isEmpty {
+        if sides.count == 4 {
             do { translation.pairs.append(("margins", try PandocLayoutKeys.margins(sides))) } catch {
                 throw UsageError("-V geometry \(error.description)")
             }
+        } else if !sides.isEmpty {
+            // Some sides: the front matter's reading keeps the theme's for the others.
+            let given = sides.keys.sorted().map { "\($0)=\(sides[$0]!)" }.joined(separator: ",")
+            translation.pairs.append(("geometry", given))
         }
         return translation
     }

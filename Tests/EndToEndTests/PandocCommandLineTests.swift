@@ -116,7 +116,7 @@ import Testing
         #expect(letter.status == 0 && letterSize.hasPrefix("612 x 792"), "\(letterSize)")
         // Bad values, placed at the value.
         for (entry, column, status) in [
-            ("papersize: a12", 12, 1), ("geometry: margin=wide", 11, 1), ("geometry: [top=1in]", 11, 1),
+            ("papersize: a12", 12, 1), ("geometry: margin=wide", 11, 1), ("geometry: [top=1]", 11, 1),
             ("fontsize: banana", 11, 0), ("linestretch: 9", 14, 0),
             // A size the theme's scale cannot reach (its Display past 1000 pt): the render's error, at the value.
             ("fontsize: 300pt", 11, 1),
@@ -203,6 +203,33 @@ import Testing
         }
     }
 
+    /// A geometry that gives some sides only sets those, the others staying the theme's, as
+    /// LaTeX's geometry package keeps its defaults for the sides not given (it was an error
+    /// and no PDF). Members: `left` and `right`, `hmargin`, `top` alone, each in front matter
+    /// and in `-V geometry`.
+    @Test func aGeometryOfSomeSidesKeepsTheThemesOthers() throws {
+        let dir = try folder()
+        try write("First words of the text.\n", dir + "/plain.md")
+        #expect(try typeset(["render", dir + "/plain.md", "-o", dir + "/plain.pdf"]).status == 0)
+        let plain = try #require(try PDFProbe.words(dir + "/plain.pdf").first)
+        for (geometry, left, topMoves) in [
+            ("\"left=2cm,right=2cm\"", 56, false), ("hmargin=3cm", 85, false), ("top=1in", Int(plain.xMin), true),
+        ] {
+            try write("---\ngeometry: \(geometry)\n---\n\nFirst words of the text.\n", dir + "/g.md")
+            let front = try typeset(["render", dir + "/g.md", "-o", dir + "/g.pdf"])
+            let variable = try typeset([
+                "render", dir + "/plain.md", "-o", dir + "/v.pdf", "-V",
+                "geometry=" + geometry.trimmingCharacters(in: CharacterSet(charactersIn: "\"")),
+            ])
+            for (result, pdf) in [(front, dir + "/g.pdf"), (variable, dir + "/v.pdf")] {
+                #expect(result.status == 0 && !result.output.contains("unset"), "\(geometry): \(result.output)")
+                let first = try #require(try PDFProbe.words(pdf).first)
+                #expect(Int(first.xMin) == left, "\(geometry): \(first.xMin)")
+                #expect((abs(first.yMin - plain.yMin) > 1) == topMoves, "\(geometry): \(first.yMin) / \(plain.yMin)")
+            }
+        }
+    }
+
     @Test func unknownVariablesWarnAndBadValuesAreUsageErrors() throws {
         let dir = try folder()
         try write("Text.\n", dir + "/u.md")
@@ -215,7 +242,7 @@ import Testing
         // Every bad value of an option or of a -V key is a usage error, exit 2, nothing written.
         for value in [
             "margins=20", "size-category=huge", "widows=abc", "toc=maybe", "line-break=q", "tab-size=99",
-            "papersize=a12", "fontsize=big", "linestretch=0", "geometry=margin=wide", "geometry=top=1cm",
+            "papersize=a12", "fontsize=big", "linestretch=0", "geometry=margin=wide", "geometry=top=1",
         ] {
             let result = try typeset(["render", dir + "/u.md", "-o", dir + "/bad.pdf", "-V", value])
             #expect(result.status == 2, "\(value): \(result.output)")
