@@ -153,9 +153,10 @@ enum FrontMatterSettings {
 
     /// `geometry` (``PandocLayoutKeys/geometry(_:)``), a string, a list or a YAML mapping
     /// (`geometry: {margin: 1in}`, read as the options it lists): the margins when `margins`
-    /// did not set them (the sides it leaves unset the theme's, ``RenderOptions/marginSides``); the paper when neither the command line nor `paper` or `papersize`
-    /// (`paperNamed`) did, turned by `landscape` or `portrait` (which turn `paperNamed` too); a
-    /// warning for the options it does not apply, an error for a bad length or paper.
+    /// did not set them (the sides it leaves unset the theme's, ``RenderOptions/marginSides``);
+    /// the paper when neither the command line nor `paper` or `papersize` (`paperNamed`) did,
+    /// turned by `landscape` or `portrait` (which turn `paperNamed` too); a warning for the
+    /// options it does not apply, an error for a bad length or paper.
     private static func readGeometry(
         _ fields: [String: String], into options: inout RenderOptions, paperNamed: String?,
         paperFromCommandLine: Bool, warn: (String, String) -> Void, refuse: (String, String) -> Void
