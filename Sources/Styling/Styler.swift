@@ -1615,27 +1615,7 @@ public struct Styler: Sendable {
             case .image(let source, _, _, _) where Styler.isDarkModeOnly(source):
                 continue
             case .image(let source, _, let alt, let location):
-                let remote = source.contains("://") || source.lowercased().hasPrefix("data:")
-                let altText = alt.plainText.trimmingCharacters(in: .whitespaces)
-                if remote {
-                    remoteInlineImages.add(source, at: location ?? currentLocation)
-                } else {
-                    switch inlineImageRun(source, alternativeText: altText, cascade: cascade, asked: (nil, nil)) {
-                    case .success(let run):
-                        if altText.isEmpty { warnNoAlternativeText(source, at: location ?? currentLocation) }
-                        runs.append(run)
-                        continue
-                    case .failure(let unread):
-                        if !unreadInlineImages.contains(where: { $0.reason == unread.reason }) {
-                            unreadInlineImages.append((unread.reason, ExampleTally()))
-                        }
-                        let index = unreadInlineImages.firstIndex { $0.reason == unread.reason }!
-                        unreadInlineImages[index].tally.add(source, at: location ?? currentLocation)
-                    }
-                }
-                let inner = placeholderCascade(cascade)
-                let text = altText
-                runs.append(StyledRun(text.isEmpty ? "image" : text, style: appearances.style(for: inner)))
+                appendInlineImage(source, alt: alt, at: location ?? currentLocation, cascade: cascade, to: &runs)
             case .anchor(let id):
                 pendingAnchors.append(id)
             case .presentation(let presentation, let children):
@@ -1756,6 +1736,33 @@ public struct Styler: Sendable {
         inlineCodeLanguage = language
         appendRuns(children, cascade: inner, to: &runs)
         inlineCodeLanguage = nil
+    }
+
+    /// An image inside a line of text: drawn on the baseline, or, when it is remote or cannot
+    /// be read, its alt text in a placeholder's style (each counted for its warning); one
+    /// without alt text is warned about at `location`.
+    mutating func appendInlineImage(
+        _ source: String, alt: [Inline], at location: SourceLocation?, cascade: Cascade, to runs: inout [StyledRun]
+    ) {
+        let altText = alt.plainText.trimmingCharacters(in: .whitespaces)
+        if source.contains("://") || source.lowercased().hasPrefix("data:") {
+            remoteInlineImages.add(source, at: location)
+        } else {
+            switch inlineImageRun(source, alternativeText: altText, cascade: cascade, asked: (nil, nil)) {
+            case .success(let run):
+                if altText.isEmpty { warnNoAlternativeText(source, at: location) }
+                runs.append(run)
+                return
+            case .failure(let unread):
+                if !unreadInlineImages.contains(where: { $0.reason == unread.reason }) {
+                    unreadInlineImages.append((unread.reason, ExampleTally()))
+                }
+                let index = unreadInlineImages.firstIndex { $0.reason == unread.reason }!
+                unreadInlineImages[index].tally.add(source, at: location)
+            }
+        }
+        let inner = placeholderCascade(cascade)
+        runs.append(StyledRun(altText.isEmpty ? "image" : altText, style: appearances.style(for: inner)))
     }
 
     /// Warns that the image at `source` has no alternative text, at `location` (where its
