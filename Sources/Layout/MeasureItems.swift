@@ -245,14 +245,16 @@ extension ParagraphComposer {
         }
     }
 
-    /// Breaks (before scalar i) between the parts of a file name, domain, address or identifier
-    /// (`gitvger.kernel.org`, `globalThis.navigator`): before a period with at least two letters
-    /// or digits before it in its part and three Latin letters after it (``partMinimum``), as
-    /// The Chicago Manual of Style (17th ed., 14.18) breaks a URL, so a line before such a word
-    /// need not stretch to hold it whole (LaTeX's `url` package breaks at a period too). Not
-    /// where a break is already allowed, not in abbreviations (`e.g.`), numbers (`1.5`) or a
-    /// sentence's end, and not in the last word of the paragraph or of a line of it ended by a
-    /// separator.
+    /// Breaks (before scalar i) between the parts of a file name, domain, path, address or
+    /// identifier (`gitvger.kernel.org`, `globalThis.navigator`, `/nodejs/node/commits?author=…`):
+    /// before a period or a single slash, and in a path or address (a slash before) before a
+    /// question mark or an ampersand and after an equals sign, with at least two letters or
+    /// digits before it in its part and three Latin letters after it (``partMinimum``), as The Chicago Manual of Style (17th ed., 14.18)
+    /// breaks a URL, so a line before such a word need not stretch to hold it whole (LaTeX's
+    /// `url` package breaks at a period and a slash too). Not where a break is already allowed,
+    /// not in abbreviations (`e.g.`), numbers (`1.5`) or a sentence's end, and in the last word
+    /// of the paragraph (or of a line of it ended by a separator) only where at least
+    /// ``partMinimum``'s `lastLine` characters go to the last line, which so holds no fragment.
     static func partBreaks(_ scalars: [Unicode.Scalar], allowed: [Bool]) -> [Bool] {
         var part = [Bool](repeating: false, count: scalars.count + 1)
         func isLetterOrDigit(_ s: Unicode.Scalar) -> Bool { isLatinLetter(s) || ("0"..."9").contains(s) }
@@ -270,14 +272,27 @@ extension ParagraphComposer {
                 end = start
                 lastWord = false
             }
-            guard !lastWord else { continue }
+            // A paragraph's last word breaks only where a long rest goes to the last line.
+            let shortestRest = lastWord ? partMinimum.lastLine : 0
             var letters = 0  // letters or digits in a row before scalar i
+            var path = false  // a slash came before scalar i in the word: a path or address
+            // A word with Hangul (`/dev/ttyS1을`) is kept whole as keep-all keeps Korean words.
+            let korean = scalars[start..<end].contains { (0xAC00...0xD7A3).contains($0.value) }
             for i in start..<end {
                 let scalar = scalars[i]
-                if scalar == ".", letters >= partMinimum.before, !allowed[i],
-                    i + partMinimum.after < end, scalars[i + 1...i + partMinimum.after].allSatisfy(isLatinLetter)
+                defer { if scalar == "/" { path = true } }
+                // Before a period or a single slash; in a path or address, also before a question
+                // mark or an ampersand and after an equals sign (a query's `author=` | `GITHUB_ID`).
+                let query = path && (scalar == "?" || scalar == "&")
+                let slash =
+                    scalar == "/" && !korean && scalars[i - 1] != "/" && (i + 1 == end || scalars[i + 1] != "/")
+                let at = scalar == "." || slash || query ? i : path && scalar == "=" ? i + 1 : nil
+                // The letters after the break: after the scalar broken before, or from the break on.
+                let after = at == i ? i + 1 : at ?? i
+                if let at, letters >= partMinimum.before, !allowed[at], after + partMinimum.after <= end,
+                    end - at >= shortestRest, scalars[after..<after + partMinimum.after].allSatisfy(isLatinLetter)
                 {
-                    part[i] = true
+                    part[at] = true
                 }
                 letters = isLetterOrDigit(scalar) ? letters + 1 : 0
             }
@@ -288,7 +303,7 @@ extension ParagraphComposer {
     /// The fewest letters a break between parts (``partBreaks(_:allowed:)``) leaves before and
     /// after it: TeX's \lefthyphenmin and \righthyphenmin for English, so a name with a short
     /// suffix (`Node.js`, `README.md`) stays whole.
-    static let partMinimum = (before: 2, after: 3)
+    static let partMinimum = (before: 2, after: 3, lastLine: 13)
 
     /// Whether `word` is a web or e-mail address (``breakBeforeHyphensInAddresses(_:allowed:)``).
     static func isAddress(_ word: ArraySlice<Unicode.Scalar>) -> Bool {

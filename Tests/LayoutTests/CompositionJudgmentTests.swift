@@ -318,6 +318,33 @@ import Typography
         }
     }
 
+    /// A path or web address also breaks before a single slash, and after a slash before a
+    /// query's question mark or ampersand and after its equals sign (The Chicago Manual of
+    /// Style, 14.18), also as a paragraph's last word where a long rest goes to the last line;
+    /// never inside `//`, nor at `=` or `?` in a word with no slash (`weight=black`), nor before
+    /// fewer than three letters (`and/or`). Justified, the line before such an address is no
+    /// longer stretched to hold it whole (`Use   the   link   https://`).
+    @Test func addressesBreakBetweenTheirParts() {
+        func breaks(_ text: String) -> [String] {
+            let scalars = Array(text.unicodeScalars)
+            let part = ParagraphComposer.partBreaks(
+                scalars, allowed: [Bool](repeating: false, count: scalars.count + 1))
+            return part.indices.filter { part[$0] }.map { String(String.UnicodeScalarView(scalars[$0...].prefix(4))) }
+        }
+        #expect(
+            breaks("see https://github.com/nodejs/node/commits?author=GITHUB_ID&sort=new please")
+                == [".com", "/nod", "/nod", "/com", "?aut", "GITH", "&sor", "new "])
+        #expect(breaks("weight=black and/or black?yes here") == [])
+        #expect(breaks("the last word is https://github.com/nodejs/node/commits") == [".com", "/nod", "/nod"])
+        let text = "Use the link https://github.com/nodejs/node/commits?author=GITHUB_ID"
+        let p = prepared([StyledRun(text, style: RunStyle(font: font))])
+        let composition = ParagraphComposer.compose(paragraph(text), prepared: p, width: 250, hyphenate: { _, _ in [] })
+        #expect(composition.lines.count == 2)
+        #expect(
+            composition.lines.dropLast().allSatisfy { $0.spaceFactor < 1 },
+            "\(composition.lines.map { (lineText($0, p), $0.spaceFactor) })")
+    }
+
     /// A domain or file name breaks before a period between its parts (`gitvger` | `.kernel.org`),
     /// at a hyphen's cost, so the line before it need not stretch to hold it whole; a name with a
     /// short suffix (`Node.js`, `README.md`), an abbreviation (`e.g.`), a number and the
