@@ -247,14 +247,16 @@ extension ParagraphComposer {
 
     /// Breaks (before scalar i) between the parts of a file name, domain, path, address or
     /// identifier (`gitvger.kernel.org`, `globalThis.navigator`, `/nodejs/node/commits?author=…`):
-    /// before a period or a single slash, and in a path or address (a slash before) before a
-    /// question mark or an ampersand and after an equals sign, with at least two letters or
-    /// digits before it in its part and three Latin letters after it (``partMinimum``), as The Chicago Manual of Style (17th ed., 14.18)
-    /// breaks a URL, so a line before such a word need not stretch to hold it whole (LaTeX's
-    /// `url` package breaks at a period and a slash too). Not where a break is already allowed,
-    /// not in abbreviations (`e.g.`), numbers (`1.5`) or a sentence's end, and in the last word
-    /// of the paragraph (or of a line of it ended by a separator) only where at least
-    /// ``partMinimum``'s `lastLine` characters go to the last line, which so holds no fragment.
+    /// before a period or a single slash (not in a word with Hangul, kept whole as keep-all
+    /// keeps it), and in a path or address (a slash before) before a question mark or an
+    /// ampersand and after an equals sign, with at least two letters or digits before it in its
+    /// part and three Latin letters after it (``partMinimum``), as The Chicago Manual of Style
+    /// (17th ed., 14.18) breaks a URL, so a line before such a word need not stretch to hold it
+    /// whole (LaTeX's `url` package breaks at a period and a slash too). Not where a break is
+    /// already allowed, not in abbreviations (`e.g.`), numbers (`1.5`) or a sentence's end, and
+    /// in the last word of the paragraph (or of a line of it ended by a separator) only where
+    /// at least ``partMinimum``'s `lastLine` characters go to the last line, so it holds no
+    /// fragment.
     static func partBreaks(_ scalars: [Unicode.Scalar], allowed: [Bool]) -> [Bool] {
         var part = [Bool](repeating: false, count: scalars.count + 1)
         func isLetterOrDigit(_ s: Unicode.Scalar) -> Bool { isLatinLetter(s) || ("0"..."9").contains(s) }
