@@ -602,7 +602,8 @@ extension ParagraphComposer {
 
     /// Marks in `hyphenAt` the hyphenation points of the Latin words of the token `range`, in
     /// the runs that hyphenate (``RunStyle/hyphenate``, else `byDefault`): never in tokens with
-    /// digits, URLs, e-mail addresses or paths, never in code or Hangul; when `keepsLastWord`
+    /// digits, URLs, e-mail addresses or paths, nor in a compound written with a hyphen (which
+    /// breaks at its hyphen), never in code or Hangul; when `keepsLastWord`
     /// (the token ends the paragraph or a line of it), not in its last word, whose fragment
     /// would be the last line ("nally."); a word in capitals only when `inCapitals`
     /// (``inCapitals(_:)``).
@@ -620,6 +621,14 @@ extension ParagraphComposer {
                 return
             }
             if scalar == "." && i + 1 < range.upperBound && isLatinLetter(prepared.scalars[i + 1]) { return }
+            // A compound written with a hyphen (`socio-economic`) breaks at its hyphen alone, as
+            // TeX breaks it and The Chicago Manual of Style (7.40) asks: `socio-eco-` | `nomic`
+            // reads as two hyphens in one word.
+            if scalar == "-" || scalar == "\u{2010}", i > range.lowerBound, i + 1 < range.upperBound,
+                isLatinLetter(prepared.scalars[i - 1]), isLatinLetter(prepared.scalars[i + 1])
+            {
+                return
+            }
         }
         let runs = paragraph.runs
         var wordStart = range.lowerBound

@@ -292,6 +292,27 @@ import Typography
         #expect(points[(start + 1)..<(start + 15)].contains(true) == hyphenates, "\(text)")
     }
 
+    /// A compound written with a hyphen breaks at its hyphen alone, as TeX breaks it and The
+    /// Chicago Manual of Style (7.40) asks (`socio-eco-` | `nomic` read as two hyphens in one
+    /// word); a word beside it still hyphenates. Members: a hyphen-minus, U+2010, a compound of
+    /// three parts, an en dash between words (not a compound: its words hyphenate).
+    @Test(arguments: ["socio-economic", "decision\u{2010}making", "data-interchange-formats"])
+    func aHyphenatedCompoundBreaksOnlyAtItsHyphen(_ compound: String) {
+        let text = "the \(compound) question concerns everybody"
+        let p = prepared([StyledRun(text, style: RunStyle(font: font))])
+        let points = ParagraphComposer.hyphenationPoints(
+            paragraph(text), prepared: p, limits: HyphenationLimits(), hyphenate: everyPoint)
+        let start = 4
+        #expect(!points[(start + 1)..<(start + compound.unicodeScalars.count)].contains(true), "\(compound)")
+        let question = start + compound.unicodeScalars.count + 1
+        #expect(points[(question + 1)..<(question + 8)].contains(true), "\(compound): the next word hyphenates")
+        let dashed = "long question \u{2013}everybody"
+        let q = prepared([StyledRun(dashed, style: RunStyle(font: font))])
+        let dashedPoints = ParagraphComposer.hyphenationPoints(
+            paragraph(dashed), prepared: q, limits: HyphenationLimits(), hyphenate: everyPoint)
+        #expect(dashedPoints[6..<12].contains(true))
+    }
+
     /// A word with a capital after its first letter beside lower-case ones is a name made of
     /// parts: it breaks only between parts of three letters or more (`Pango-Cairo`,
     /// `KSyntax-Highlighting`, `line-Height-Multiple`), never inside a part, nor after `To`,
