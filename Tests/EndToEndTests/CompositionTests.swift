@@ -226,12 +226,18 @@ enum WordSpacing {
         for end in ends where end.hasPrefix("z") { #expect(end == "zzzzzz-" || end == "zzzzzz\u{AD}") }
     }
 
-    @Test func justifiedKoreanKeepsWordsWholeAndSpacesEven() throws {
+    /// The handbook's paragraphs of Korean prose (opening with Hangul, more than 40 syllables,
+    /// no table).
+    static func handbookKoreanParagraphs() throws -> [String] {
         let handbook = try String(contentsOfFile: Render.packageRoot + "/templates/handbook.md", encoding: .utf8)
-        let korean = handbook.components(separatedBy: "\n\n").filter { p in
+        return handbook.components(separatedBy: "\n\n").filter { p in
             guard let first = p.unicodeScalars.first, (0xAC00...0xD7AF).contains(first.value) else { return false }
             return p.unicodeScalars.filter { (0xAC00...0xD7AF).contains($0.value) }.count > 40 && !p.contains("|")
         }
+    }
+
+    @Test func justifiedKoreanKeepsWordsWholeAndSpacesEven() throws {
+        let korean = try Self.handbookKoreanParagraphs()
         #expect(korean.count >= 5)
         let source = "---\n\(Self.narrow)justify: true\nlang: ko\n---\n\n" + korean.joined(separator: "\n\n")
         let (pdf, _) = try Render.markdown(source, name: "compose-ko")
@@ -336,11 +342,7 @@ enum WordSpacing {
     /// Noto Sans CJK KR's Hangul syllables advance 0.92 em. Members: 100, 60 and 30 mm measures.
     @Test(arguments: ["20mm 55mm", "20mm 75mm", "20mm 90mm"])
     func koreanSyllablesStayCloserThanAReaderSplitsWords(margins: String) throws {
-        let handbook = try String(contentsOfFile: Render.packageRoot + "/templates/handbook.md", encoding: .utf8)
-        let korean = handbook.components(separatedBy: "\n\n").filter { p in
-            guard let first = p.unicodeScalars.first, (0xAC00...0xD7AF).contains(first.value) else { return false }
-            return p.unicodeScalars.filter { (0xAC00...0xD7AF).contains($0.value) }.count > 40 && !p.contains("|")
-        }
+        let korean = try Self.handbookKoreanParagraphs()
         func hangulWords(_ line: WordSpacing.Line) -> [PDFProbe.Word] {
             line.words.filter { word in
                 word.text.count > 1 && word.text.unicodeScalars.allSatisfy { (0xAC00...0xD7A3).contains($0.value) }
@@ -446,11 +448,7 @@ enum WordSpacing {
     /// a definition, at three measures, justified, set with no line said to run past the edge.
     @Test(arguments: ["20mm 40mm", "20mm 60mm", "20mm 75mm"])
     func justifiedLinesThatFitRaiseNoOverwideWarning(margins: String) throws {
-        let handbook = try String(contentsOfFile: Render.packageRoot + "/templates/handbook.md", encoding: .utf8)
-        let korean = handbook.components(separatedBy: "\n\n").filter { p in
-            guard let first = p.unicodeScalars.first, (0xAC00...0xD7AF).contains(first.value) else { return false }
-            return p.unicodeScalars.filter { (0xAC00...0xD7AF).contains($0.value) }.count > 40 && !p.contains("|")
-        }
+        let korean = try Self.handbookKoreanParagraphs()
         let definition =
             "Term\n:   A definition, a long one that wraps onto at least the second line of the page, and on.\n"
         for (name, body, lang) in [

@@ -113,6 +113,19 @@ import Typography
         #expect(seconds[1] < 8 * seconds[0], "\(kind): \(seconds) s for 10,000 and 40,000 characters")
     }
 
+    /// Seconds the command line takes to render `text`, written as `name`.md in `folder`, to
+    /// `folder`/out.pdf (one run); expects it to succeed.
+    static func secondsToRender(_ text: String, in folder: String, name: String) throws -> Double {
+        let input = folder + "/\(name).md"
+        try text.write(toFile: input, atomically: false, encoding: .utf8)
+        var status: Int32 = -1
+        let seconds = try Timing.bestSeconds(of: 1) {
+            status = try PDFProbe.run(Render.binary, ["render", input, "-o", folder + "/out.pdf", "-q"]).status
+        }
+        #expect(status == 0, "\(name)")
+        return seconds
+    }
+
     /// One highlighted code line of many tokens (`a+a+…`) takes time linear in its length: a
     /// tenfold longer line takes well under fifteen times as long (100,000 and 1,000,000
     /// characters took 0.41 and 13.9 s when each token's text was appended to a copy of the run
@@ -121,15 +134,8 @@ import Typography
         let folder = try Render.scratchFolder("long-code-line")
         var seconds: [Double] = []
         for n in [100_000, 1_000_000] {
-            let input = folder + "/line-\(n).md"
-            try ("```c\n" + String(repeating: "a+", count: n / 2) + "\n```\n").write(
-                toFile: input, atomically: false, encoding: .utf8)
-            var status: Int32 = -1
-            seconds.append(
-                try Timing.bestSeconds(of: 1) {
-                    status = try PDFProbe.run(Render.binary, ["render", input, "-o", folder + "/out.pdf", "-q"]).status
-                })
-            #expect(status == 0)
+            let text = "```c\n" + String(repeating: "a+", count: n / 2) + "\n```\n"
+            seconds.append(try Self.secondsToRender(text, in: folder, name: "line-\(n)"))
         }
         #expect(seconds[1] < 15 * seconds[0], "\(seconds) s for 100,000 and 1,000,000 characters")
     }
@@ -144,16 +150,8 @@ import Typography
         let seconds = try Timing.firstHolding {
             var seconds: [Double] = []
             for terms in [25_000, 200_000] {
-                let input = folder + "/formula-\(terms).md"
-                try ("$$" + String(repeating: "a+", count: terms) + "a$$\n").write(
-                    toFile: input, atomically: false, encoding: .utf8)
-                var status: Int32 = -1
-                seconds.append(
-                    try Timing.bestSeconds(of: 1) {
-                        status = try PDFProbe.run(Render.binary, ["render", input, "-o", folder + "/out.pdf", "-q"])
-                            .status
-                    })
-                #expect(status == 0)
+                let text = "$$" + String(repeating: "a+", count: terms) + "a$$\n"
+                seconds.append(try Self.secondsToRender(text, in: folder, name: "formula-\(terms)"))
             }
             return seconds
         } holds: {
@@ -174,16 +172,8 @@ import Typography
         let seconds = try Timing.firstHolding {
             var seconds: [Double] = []
             for count in [5_000, 40_000] {
-                let input = folder + "/markup-\(count).md"
-                try (String(repeating: unit, count: count) + "\n").write(
-                    toFile: input, atomically: false, encoding: .utf8)
-                var status: Int32 = -1
-                seconds.append(
-                    try Timing.bestSeconds(of: 1) {
-                        status = try PDFProbe.run(Render.binary, ["render", input, "-o", folder + "/out.pdf", "-q"])
-                            .status
-                    })
-                #expect(status == 0)
+                let markup = String(repeating: unit, count: count) + "\n"
+                seconds.append(try Self.secondsToRender(markup, in: folder, name: "markup-\(count)"))
                 // Read without line ends and page numbers: a line may end inside `<![CDATA[`.
                 let text = try PDFProbe.text(folder + "/out.pdf").filter { !$0.isWhitespace && !$0.isNumber }
                 let opener = String(unit.dropFirst(2).dropLast())
