@@ -287,7 +287,8 @@ extension ParagraphComposer {
                 // mark or an ampersand and after an equals sign (a query's `author=` | `GITHUB_ID`).
                 let query = path && (scalar == "?" || scalar == "&")
                 let slash =
-                    scalar == "/" && !korean && scalars[i - 1] != "/" && (i + 1 == end || scalars[i + 1] != "/")
+                    scalar == "/" && !korean && i > start && scalars[i - 1] != "/"
+                    && (i + 1 == end || scalars[i + 1] != "/")
                 let at = scalar == "." || slash || query ? i : path && scalar == "=" ? i + 1 : nil
                 // The letters after the break: after the scalar broken before, or from the break on.
                 let after = at == i ? i + 1 : at ?? i

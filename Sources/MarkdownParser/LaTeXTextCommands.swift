@@ -94,15 +94,14 @@ extension InlineSyntax {
     /// `tokens` with the address cmark-gfm's autolinking made of the argument of `\url{` or
     /// `\href{` (`\url{https://example.com}` links to `https://example.com}`, the closing brace
     /// and what follows taken into the address) given back as the bytes written, so that the
-    /// command reads its argument (``linkCommand(_:in:at:closing:before:depth:found:)``).
+    /// command reads its argument (``linkCommand(_:in:closing:before:depth:found:)``).
     static func autolinksInLinkCommandsAsWritten(_ tokens: [InlineToken]) -> [InlineToken] {
         var output: [InlineToken] = []
         output.reserveCapacity(tokens.count)
         for (index, token) in tokens.enumerated() {
             guard case .node(.link(let destination, _, let children)) = token, destination.contains("}"),
                 index >= 5, case .byte(UInt8(ascii: "{"), let line, let column, false) = tokens[index - 1],
-                ["url", "href"].contains(
-                    writtenText(tokens[max(0, index - 5)..<(index - 1)]).split(separator: "\\").last ?? "")
+                ["\\url", "\\href"].contains(where: writtenText(tokens[max(0, index - 6)..<(index - 1)]).hasSuffix)
             else {
                 output.append(token)
                 continue

@@ -166,7 +166,6 @@ public struct InlineFormula: Hashable, Sendable {
         return hasher.finalize()
     }
 
-    /// Hashes the piece, its place and the source's digest.
     /// Hashes the cheap settings and the source's digest, not the texts themselves: each of a
     /// long formula's pieces is hashed, and hashing its whole text each time was quadratic.
     public func hash(into hasher: inout Hasher) {

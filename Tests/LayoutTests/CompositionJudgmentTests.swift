@@ -356,6 +356,8 @@ import Typography
             breaks("see https://github.com/nodejs/node/commits?author=GITHUB_ID&sort=new please")
                 == [".com", "/nod", "/nod", "/com", "?aut", "GITH", "&sor", "new "])
         #expect(breaks("weight=black and/or black?yes here") == [])
+        // A path that opens the text, or a word, has nothing before its first slash to break from.
+        #expect(breaks("/usr/share/doc holds /etc/default notes") == ["/sha", "/doc", "/def"])
         #expect(breaks("the last word is https://github.com/nodejs/node/commits") == [".com", "/nod", "/nod"])
         let text = "Use the link https://github.com/nodejs/node/commits?author=GITHUB_ID"
         let p = prepared([StyledRun(text, style: RunStyle(font: font))])
