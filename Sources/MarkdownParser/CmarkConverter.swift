@@ -527,7 +527,7 @@ struct CmarkConverter {
 
     /// A paragraph's `inlines` with the backslash that ends it right after an image read as a
     /// line break: Pandoc's way of keeping an image alone in its paragraph from being a figure
-    /// (`![alt](p.png)\\`, Pandoc's manual, "Extension: implicit_figures"), where the backslash is
+    /// (`![alt](p.png)\`, Pandoc's manual, "Extension: implicit_figures"), where the backslash is
     /// a line break at the paragraph's end, which shows nothing. The image stays in its line.
     static func droppingBackslashAfterImage(_ inlines: [Inline]) -> [Inline] {
         guard inlines.count >= 2, case .text("\\") = inlines[inlines.count - 1] else { return inlines }
@@ -537,8 +537,8 @@ struct CmarkConverter {
         return inlines.dropLast() + [.lineBreak]
     }
 
-    /// Whether a paragraph's `inlines` are a LaTeX page break alone (`\\newpage`,
-    /// `\\pagebreak`, `\\clearpage`, `\\cleardoublepage`), which Pandoc's LaTeX route obeys.
+    /// Whether a paragraph's `inlines` are a LaTeX page break alone (`\newpage`,
+    /// `\pagebreak`, `\clearpage`, `\cleardoublepage`), which Pandoc's LaTeX route obeys.
     static func isPageBreak(_ inlines: [Inline]) -> Bool {
         guard inlines.count == 1, case .text(let text) = inlines[0] else { return false }
         return ["\\newpage", "\\pagebreak", "\\clearpage", "\\cleardoublepage"].contains(text.trimmingSpaces)

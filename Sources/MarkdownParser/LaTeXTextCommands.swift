@@ -165,8 +165,8 @@ extension InlineSyntax {
         return output
     }
 
-    /// LaTeX's `\\url{address}` (the address shown) and `\\href{address}{text}` (hyperref) as a
-    /// link, as Pandoc reads them, and the index after them; nil for an `\\href` whose second
+    /// LaTeX's `\url{address}` (the address shown) and `\href{address}{text}` (hyperref) as a
+    /// link, as Pandoc reads them, and the index after them; nil for an `\href` whose second
     /// argument does not follow, or an address with a space.
     private func linkCommand(
         _ command: (name: String, open: Int, end: Int), in tokens: [InlineToken], closing: [Int: Int],
