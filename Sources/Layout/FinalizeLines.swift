@@ -257,6 +257,11 @@ extension ParagraphLayout {
                         lines[offset].links[link].x = lines[offset].x + from * scale
                         lines[offset].links[link].width *= scale
                     }
+                    for span in lines[offset].languages.indices {
+                        let from = lines[offset].languages[span].x - lines[offset].x
+                        lines[offset].languages[span].x = lines[offset].x + from * scale
+                        lines[offset].languages[span].width *= scale
+                    }
                 }
                 lines[offset].isWrapContinuation = index > 0 && composition.lines[index - 1].ending != .separator
                 // Sliced from the paragraph's UTF-8 bytes (the scalars are the text's), not rebuilt
@@ -302,6 +307,7 @@ extension ParagraphLayout {
         guard distance != 0 else { return }
         line.x += distance
         for index in line.links.indices { line.links[index].x += distance }
+        for index in line.languages.indices { line.languages[index].x += distance }
     }
 
     /// The alignment a line is set with: left and justify mean the start edge, which is the

@@ -39,6 +39,23 @@ public struct LinkSpan: Hashable, Sendable {
     }
 }
 
+/// The stretch of a line set in a span of another language than its block's
+/// (``Styling/RunStyle/spanLanguage``), tagged as a `Span` with `/Lang`.
+public struct LanguageSpan: Hashable, Sendable {
+    /// Left edge of the stretch, pt from the paragraph box's left edge.
+    public var x: Double
+    /// Width of the stretch on this line, pt.
+    public var width: Double
+    /// The span's language, a BCP 47 tag as written.
+    public var language: String
+    /// Creates a stretch from its parts (pt).
+    public init(x: Double, width: Double, language: String) {
+        self.x = x
+        self.width = width
+        self.language = language
+    }
+}
+
 /// One line produced by a ``TextShaper``. The `handle` is the backend's own drawable line (for
 /// Pango, the `PangoLayoutLine` and its layout), so a line is shaped once and drawn as is.
 public struct ShapedLine {
@@ -63,6 +80,8 @@ public struct ShapedLine {
     public var shiftedDescent: Double = 0
     /// Links on this line, left to right.
     public var links: [LinkSpan]
+    /// Stretches of this line in a span of another language than the block's, left to right.
+    public var languages: [LanguageSpan] = []
     /// The line's text (for tests with a fake shaper and for diagnostics).
     public var text: String
     /// The line continues a line the shaper wrapped (it does not follow a hard break or start

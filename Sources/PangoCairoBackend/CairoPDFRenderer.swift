@@ -602,6 +602,12 @@ public final class CairoPDFRenderer: PageRenderer {
             runsOutOfOrder.map { ReadingOrder.inReadingOrder(pieces, runs: $0) }
             ?? (rightToLeft ? pieces.reversed() : pieces).map { ($0.range, $0.link, rightToLeft) }
         let edges = Self.edgeLinks(of: line, glyphs: glyphs, rightToLeft: rightToLeft)
+        // A stretch in the language its element reads in already (a paragraph that is one span
+        // of another language reads in it whole) is no span of its own.
+        let elementLanguage = (linePath.last { $0.language != nil }?.language ?? tagging?.language)?.lowercased()
+        let languages = line.languages.filter { $0.language.lowercased() != elementLanguage }.map {
+            (range: ($0.x - line.x) / scale..<($0.x - line.x + $0.width) / scale, language: $0.language)
+        }.sorted { $0.range.lowerBound < $1.range.lowerBound }
         var linkElements = [Int32?](repeating: nil, count: line.links.count)
         for piece in read {
             var link: (target: LinkTarget, element: Int32)?
@@ -630,7 +636,7 @@ public final class CairoPDFRenderer: PageRenderer {
             if let link { setContentOwner(link.element) }
             drawPiece(
                 line, x: x, baseline: baseline, range: piece.range, midpoints: midpoints, spans: spans,
-                pictures: pictures, rightToLeft: piece.rightToLeft)
+                pictures: pictures, languages: languages, rightToLeft: piece.rightToLeft)
         }
         pendingLinks = linkElements.compactMap { $0 }
         // A line whose last glyph is a link's leaves that link's run open: the space after the
@@ -667,11 +673,14 @@ public final class CairoPDFRenderer: PageRenderer {
 
     /// Draws the glyphs of `line` whose middle (`midpoints`, sorted) is in `range` as content
     /// of the content's owner, each picture among them (`pictures`) in a `Figure` of its own
-    /// inside it, with its alternative text as `/Alt` (PDF/UA-1 §7.3); from the right end of a
-    /// line set `rightToLeft`. `spans` (nil: none) lets each part be drawn from its own runs.
+    /// inside it, with its alternative text as `/Alt` (PDF/UA-1 §7.3), and each stretch in
+    /// another language (`languages`, from ``ShapedLine/languages``) in a `Span` with that
+    /// `/Lang` (PDF/UA-1 §7.2); from the right end of a line set `rightToLeft`. `spans` (nil:
+    /// none) lets each part be drawn from its own runs.
     private func drawPiece(
         _ line: ShapedLine, x: Double, baseline: Double, range: Range<Double>, midpoints: [Double],
-        spans: LineRunSpans?, pictures: [(range: Range<Double>, alternativeText: String)], rightToLeft: Bool
+        spans: LineRunSpans?, pictures: [(range: Range<Double>, alternativeText: String)],
+        languages: [(range: Range<Double>, language: String)], rightToLeft: Bool
     ) {
         let owner = contentOwner
         // A picture is drawn whole by the piece that holds its middle: a piece cut where a run
@@ -700,8 +709,25 @@ public final class CairoPDFRenderer: PageRenderer {
             pictureEnd = end
         }
         if position < range.upperBound { cuts.append((position..<range.upperBound, nil)) }
-        for cut in rightToLeft ? cuts.reversed() : cuts where midpoints.sortedContains(in: cut.range) {
-            if let text = cut.alternativeText, text.hasPrefix("\u{0}"), owner >= 0 {
+        var pieces: [(range: Range<Double>, alternativeText: String?, language: String?)] = []
+        for cut in cuts {
+            guard cut.alternativeText == nil else {
+                pieces.append((cut.range, cut.alternativeText, nil))
+                continue
+            }
+            var start = cut.range.lowerBound
+            for span in languages where span.range.overlaps(cut.range) {
+                let inside = span.range.clamped(to: cut.range)
+                if inside.lowerBound > start { pieces.append((start..<inside.lowerBound, nil, nil)) }
+                pieces.append((max(start, inside.lowerBound)..<inside.upperBound, nil, span.language))
+                start = max(start, inside.upperBound)
+            }
+            if start < cut.range.upperBound { pieces.append((start..<cut.range.upperBound, nil, nil)) }
+        }
+        for cut in rightToLeft ? pieces.reversed() : pieces where midpoints.sortedContains(in: cut.range) {
+            if let language = cut.language, owner >= 0 {
+                setContentOwner(structure.addElement(.role(.span), parent: owner, language: language))
+            } else if let text = cut.alternativeText, text.hasPrefix("\u{0}"), owner >= 0 {
                 // A formula (``MathShapes``): a `Formula` whose `/Alt` is its TeX source, and
                 // whose glyphs read as that source when copied (`/ActualText`).
                 let source = String(text.dropFirst())
@@ -727,7 +753,8 @@ public final class CairoPDFRenderer: PageRenderer {
     /// and with an added hyphen that follows it drawn on its own (``hideAddedHyphen(of:)``).
     private func drawLine(_ line: ShapedLine, x: Double, baseline: Double, at index: Int, of elements: [PageElement]) {
         let tagged = tagging != nil && previewSink == nil
-        if let glyphs = line.glyphs as? LineGlyphs, !(tagged && contentOwner >= 0 && !line.links.isEmpty),
+        if let glyphs = line.glyphs as? LineGlyphs,
+            !(tagged && contentOwner >= 0 && !(line.links.isEmpty && line.languages.isEmpty)),
             glyphs.paints == nil || tagged
         {
             var hyphen: LineGlyphs.Hyphen?
@@ -774,7 +801,9 @@ public final class CairoPDFRenderer: PageRenderer {
         let runsOutOfOrder =
             tagged && contentOwner >= 0
             ? (line.handle as? PangoLineHandle).flatMap { ReadingOrder.runsOutOfOrder(of: $0.line) } : nil
-        if tagged, contentOwner >= 0, !line.links.isEmpty || !pictures.isEmpty || runsOutOfOrder != nil {
+        if tagged, contentOwner >= 0,
+            !line.links.isEmpty || !line.languages.isEmpty || !pictures.isEmpty || runsOutOfOrder != nil
+        {
             let paths = Self.linkPaths(after: index, in: elements, count: line.links.count)
             drawTextInPieces(
                 line, x: x, baseline: baseline, linkPaths: paths, pictures: pictures, runsOutOfOrder: runsOutOfOrder)

@@ -56,9 +56,7 @@ extension PangoShaper {
         }
         var cutter = RunCutter(runs: runs, bytes: bytes)
         defer { cutter.freeRest() }
-        let linkRuns = paragraph.runs.indices.filter {
-            paragraph.runs[$0].style.link != nil && !paragraph.runs[$0].text.isEmpty
-        }
+        let linkRuns = paragraph.runs.indices.filter { Self.isTagged(paragraph.runs[$0]) }
         let justified = paragraph.style.alignment == .justify
         // A ragged line's spaces change only to the one word space of a line mixing Hangul and
         // Latin words (``ComposedLine/wordSpace``).

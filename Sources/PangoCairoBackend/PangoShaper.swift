@@ -672,14 +672,14 @@ public final class PangoShaper: TextShaper {
         layout: GObjectRef, paragraph: StyledParagraph, bytes: [UInt8], base offset: Int,
         starts: [Int]
     ) -> [(line: ShapedLine, startByte: Int)] {
-        // The link runs of this layout's bytes only: a long paragraph is laid out in many
+        // The link runs (and runs of another language) of this layout's bytes only: a long paragraph is laid out in many
         // pieces, and looking at every run for each would be quadratic in its runs.
         let pieceEnd = offset + strlen(pango_layout_get_text(layout.opaque))
         var linkRuns: [Int] = []
         let firstRun = runIndex(atByte: offset, starts: starts) ?? 0
         for index in firstRun..<min(paragraph.runs.count, starts.count) {
             if starts[index] >= pieceEnd { break }
-            if paragraph.runs[index].style.link != nil, !paragraph.runs[index].text.isEmpty { linkRuns.append(index) }
+            if Self.isTagged(paragraph.runs[index]) { linkRuns.append(index) }
         }
         var lines: [(line: ShapedLine, startByte: Int)] = []
         let iter = pango_layout_get_iter(layout.opaque)!
@@ -705,10 +705,17 @@ public final class PangoShaper: TextShaper {
         return lines
     }
 
+    /// Whether `run` has a link or is in a span of another language (``RunStyle/spanLanguage``):
+    /// the runs whose places on its lines a line lists (``ShapedLine/links``,
+    /// ``ShapedLine/languages``).
+    static func isTagged(_ run: StyledRun) -> Bool {
+        (run.style.link != nil || run.style.spanLanguage != nil) && !run.text.isEmpty
+    }
+
     /// One drawable line: `line` (whose layout holds the paragraph's bytes from `offset` on)
     /// with its left edge at `x` and its advance `width`, pt; ascent and descent from the
-    /// primary faces of its runs, its link rectangles (`linkRuns`: indices of the runs with a
-    /// link) and its text. Each run is put on the alphabetic baseline (``BaselineAlignment``).
+    /// primary faces of its runs, its link rectangles and spans of another language
+    /// (`linkRuns`: indices of the runs with either, ``isTagged(_:)``) and its text. Each run is put on the alphabetic baseline (``BaselineAlignment``).
     /// `owner` and `carrier` are kept alive with the line.
     func describe(
         _ line: UnsafeMutablePointer<PangoLayoutLine>, owner: GObjectRef, carrier: GObjectRef? = nil,
@@ -797,22 +804,33 @@ public final class PangoShaper: TextShaper {
                 high = mid
             }
         }
+        var languages: [LanguageSpan] = []
         for index in linkRuns[low...] {
             guard starts[index] < lineEnd else { break }
             let run = runs[index]
-            guard let target = run.style.link else { continue }
             let linkStart = max(starts[index], lineStart)
             let linkEnd = min(starts[index] + run.text.utf8.count, lineEnd)
             guard linkStart < linkEnd else { continue }
             for range in Self.xRanges(ofBytes: (linkStart - offset)..<(linkEnd - offset), in: line) {
-                let left = Double(range.lowerBound) / scale
-                let right = Double(range.upperBound) / scale
-                if let previous = links.last, previous.target == target,
-                    abs(previous.x + previous.width - (lineX + left)) < 0.01
-                {
-                    links[links.count - 1].width = lineX + right - previous.x
-                } else {
-                    links.append(LinkSpan(x: lineX + left, width: right - left, target: target))
+                let left = lineX + Double(range.lowerBound) / scale
+                let right = lineX + Double(range.upperBound) / scale
+                if let target = run.style.link {
+                    if let previous = links.last, previous.target == target,
+                        abs(previous.x + previous.width - left) < 0.01
+                    {
+                        links[links.count - 1].width = right - previous.x
+                    } else {
+                        links.append(LinkSpan(x: left, width: right - left, target: target))
+                    }
+                }
+                if let language = run.style.spanLanguage {
+                    if let previous = languages.last, previous.language == language,
+                        abs(previous.x + previous.width - left) < 0.01
+                    {
+                        languages[languages.count - 1].width = right - previous.x
+                    } else {
+                        languages.append(LanguageSpan(x: left, width: right - left, language: language))
+                    }
                 }
             }
         }
@@ -823,6 +841,7 @@ public final class PangoShaper: TextShaper {
         var shaped = ShapedLine(
             handle: handle, x: lineX, width: width,
             ascent: ascent, descent: descent, links: links, text: lineText)
+        shaped.languages = languages
         shaped.shiftedAscent = shiftedAscent
         shaped.shiftedDescent = shiftedDescent
         return shaped

@@ -20,6 +20,10 @@ struct Cascade {
     /// Language (BCP 47) and hyphenation setting inherited by runs; nil: the document's.
     var language: String?
     var hyphenate: Bool?
+    /// Inside spans that name a language (`[mot]{lang=fr}`): the language the block around
+    /// them reads in (nil: the document's), and the language the runs here are tagged in,
+    /// nil where that is the block's (``RunStyle/spanLanguage``).
+    var spanContext: (block: String?, language: String?)?
     /// Markdown strong emphasis around this point since the last explicit weight: each level is
     /// one CSS `bolder` step, applied again on top of the weight of any role set inside it.
     var bolderSteps = 0
@@ -144,6 +148,7 @@ struct Cascade {
             baselineOffset: baselineOffset, stroke: stroke, background: background)
         values.language = language
         values.hyphenate = hyphenate
+        values.spanLanguage = spanContext?.language
         return values
     }
 }

@@ -150,6 +150,14 @@ public struct RunStyle: Hashable, Sendable {
         get { appearance.values.language }
         set { update(\.language, to: newValue) }
     }
+    /// The language (BCP 47) of the span the run is in when that is not the language its block
+    /// reads in (`He said [bonjour]{lang=fr}.`): the run is tagged as a `Span` carrying `/Lang`
+    /// inside the block's element (PDF/UA-1 ISO 14289-1 §7.2, ISO 32000-1 §14.9.2); nil
+    /// elsewhere.
+    public var spanLanguage: String? {
+        get { appearance.values.spanLanguage }
+        set { update(\.spanLanguage, to: newValue) }
+    }
     /// Hyphenate this run's words: true, false, or nil for automatic (hyphenate justified
     /// paragraphs only, as Typst's `hyphenate: auto`).
     public var hyphenate: Bool? {
@@ -186,6 +194,7 @@ public final class RunAppearance: Hashable, Sendable {
         var background: RGBAColor?
         var isCode = false
         var language: String? = nil
+        var spanLanguage: String? = nil
         var hyphenate: Bool? = nil
         var inlineImage: InlineImage? = nil
         var inlineFormula: InlineFormula? = nil

@@ -1733,6 +1733,13 @@ public struct Styler: Sendable {
         spanOverrides.lineHeight = nil
         spanOverrides.leading = nil
         inner.apply(spanOverrides, theme: theme)
+        if let spanLanguage = overrides.language {
+            // Tagged in its language unless that is the block's (a span back in the block's
+            // language inside another span is the block's text again).
+            let block = cascade.spanContext.map(\.block) ?? cascade.language ?? options.language
+            let differs = spanLanguage.lowercased() != block?.lowercased()
+            inner.spanContext = (block, differs ? spanLanguage : nil)
+        }
         inlineCodeLanguage = language
         appendRuns(children, cascade: inner, to: &runs)
         inlineCodeLanguage = nil

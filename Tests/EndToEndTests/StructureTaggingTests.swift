@@ -122,6 +122,67 @@ import Testing
         #expect(document.all.first { $0.text == "Afterthediv." }?.readsIn == "en")
     }
 
+    @Test func spansInAnotherLanguageAreSpansInIt() throws {
+        let markdown = """
+            ---
+            title: L
+            lang: en
+            pdf-standard: ua-1
+            ---
+
+            # Heading with [Überschrift]{lang=de}
+
+            The committee wrote [une phrase assez longue en français qui doit forcément passer à la ligne suivante dans ce paragraphe]{lang=fr} and left.
+
+            A link inside: [voir [la documentation](https://example.org/doc) ici]{lang=fr}. A span in a link: [read [das Handbuch]{lang=de} now](https://example.org).
+
+            Nested: [français [english again]{lang=en} fin]{lang=FR}. Korean: [안녕하세요]{lang=ko}.
+
+            [Une phrase entière en français.]{lang=fr}
+
+            | Term | Meaning |
+            |---|---|
+            | [Zeitgeist]{lang=de} | spirit of the age |
+            """
+        let (pdf, _) = try Render.markdown(markdown, name: "language-spans")
+        let document = try Self.tree(pdf)
+        func squeezed(_ text: String) -> String { text.filter { !$0.isWhitespace } }
+        func spans(in element: StructureTaggingTests.Element) -> [(text: String, language: String?)] {
+            element.all.filter { $0.type == "Span" }.map { (squeezed($0.text), $0.language) }
+        }
+        let heading = try #require(document.children.first { $0.type == "H1" && $0.text.hasPrefix("Heading") })
+        #expect(spans(in: heading).map(\.text) == ["Überschrift"])
+        #expect(spans(in: heading).map(\.language) == ["de"])
+        let paragraphs = document.children.filter { $0.type == "P" }
+        try #require(paragraphs.count == 4)
+        // A span broken over lines is one Span a line, each in its language, its words in order.
+        let french = spans(in: paragraphs[0])
+        #expect(french.count >= 2, "the span crosses a line end at this measure")
+        #expect(french.allSatisfy { $0.language == "fr" })
+        #expect(
+            french.map(\.text).joined()
+                == squeezed(
+                    "une phrase assez longue en français qui doit forcément passer à la ligne suivante dans ce paragraphe"
+                ))
+        // Links inside spans and spans inside links: the Span is where the text is.
+        let links = paragraphs[1]
+        // (A span a line: "das Handbuch" may be cut where the line ends.)
+        #expect(spans(in: links).filter { $0.language == "fr" }.map(\.text) == ["voir", "ladocumentation", "ici"])
+        #expect(spans(in: links).filter { $0.language == "de" }.map(\.text).joined() == "dasHandbuch")
+        #expect(spans(in: links).allSatisfy { $0.language == "fr" || $0.language == "de" })
+        let linkElements = links.children.filter { $0.type == "Link" }
+        #expect(linkElements.count == 2)
+        #expect(linkElements.first?.children.map(\.type) == ["Span"])
+        // Text back in the block's language (any case of its tag) is no span.
+        #expect(spans(in: paragraphs[2]).map(\.text) == ["français", "fin", "안녕하세요"])
+        #expect(spans(in: paragraphs[2]).map(\.language) == ["FR", "FR", "ko"])
+        // A paragraph that is one span reads in its language whole, with no Span inside.
+        #expect(paragraphs[3].language == "fr")
+        #expect(spans(in: paragraphs[3]).isEmpty)
+        let cell = try #require(document.all.first { $0.type == "TD" })
+        #expect(spans(in: cell).map(\.language) == ["de"])
+    }
+
     @Test func htmlHeaderCellsInBodyRowsHeadTheirRows() throws {
         let markdown = """
             <table>
