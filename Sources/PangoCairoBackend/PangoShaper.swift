@@ -715,7 +715,8 @@ public final class PangoShaper: TextShaper {
     /// One drawable line: `line` (whose layout holds the paragraph's bytes from `offset` on)
     /// with its left edge at `x` and its advance `width`, pt; ascent and descent from the
     /// primary faces of its runs, its link rectangles and spans of another language
-    /// (`linkRuns`: indices of the runs with either, ``isTagged(_:)``) and its text. Each run is put on the alphabetic baseline (``BaselineAlignment``).
+    /// (`linkRuns`: indices of the runs with either, ``isTagged(_:)``) and its text. Each run
+    /// is put on the alphabetic baseline (``BaselineAlignment``).
     /// `owner` and `carrier` are kept alive with the line.
     func describe(
         _ line: UnsafeMutablePointer<PangoLayoutLine>, owner: GObjectRef, carrier: GObjectRef? = nil,

@@ -132,9 +132,11 @@ import Testing
 
             # Heading with [Überschrift]{lang=de}
 
-            The committee wrote [une phrase assez longue en français qui doit forcément passer à la ligne suivante dans ce paragraphe]{lang=fr} and left.
+            The committee wrote [une phrase assez longue en français qui doit forcément passer
+            à la ligne suivante dans ce paragraphe]{lang=fr} and left.
 
-            A link inside: [voir [la documentation](https://example.org/doc) ici]{lang=fr}. A span in a link: [read [das Handbuch]{lang=de} now](https://example.org).
+            A link inside: [voir [la documentation](https://example.org/doc) ici]{lang=fr}. \
+            A span in a link: [read [das Handbuch]{lang=de} now](https://example.org).
 
             Nested: [français [english again]{lang=en} fin]{lang=FR}. Korean: [안녕하세요]{lang=ko}.
 
@@ -162,7 +164,8 @@ import Testing
         #expect(
             french.map(\.text).joined()
                 == squeezed(
-                    "une phrase assez longue en français qui doit forcément passer à la ligne suivante dans ce paragraphe"
+                    "une phrase assez longue en français qui doit forcément passer à la ligne suivante "
+                        + "dans ce paragraphe"
                 ))
         // Links inside spans and spans inside links: the Span is where the text is.
         let links = paragraphs[1]
