@@ -672,7 +672,7 @@ public final class PangoShaper: TextShaper {
         layout: GObjectRef, paragraph: StyledParagraph, bytes: [UInt8], base offset: Int,
         starts: [Int]
     ) -> [(line: ShapedLine, startByte: Int)] {
-        // The link runs (and runs of another language) of this layout's bytes only: a long paragraph is laid out in many
+        // The runs with a link or another language of this layout's bytes only: a long paragraph is laid out in many
         // pieces, and looking at every run for each would be quadratic in its runs.
         let pieceEnd = offset + strlen(pango_layout_get_text(layout.opaque))
         var linkRuns: [Int] = []
@@ -792,6 +792,31 @@ public final class PangoShaper: TextShaper {
             }
         }
 
+        let (links, languages) = Self.taggedSpans(
+            of: line, x: lineX, runs: runs, starts: starts, linkRuns: linkRuns, bytes: lineStart..<lineEnd,
+            base: offset)
+
+        let lineText = String(decoding: bytes[lineStart..<lineEnd], as: UTF8.self)
+        let handle = PangoLineHandle(
+            layout: owner, line: line, strokes: strokes, carrier: carrier, pictureHeight: pictureHeight)
+        var shaped = ShapedLine(
+            handle: handle, x: lineX, width: width,
+            ascent: ascent, descent: descent, links: links, text: lineText)
+        shaped.languages = languages
+        shaped.shiftedAscent = shiftedAscent
+        shaped.shiftedDescent = shiftedDescent
+        return shaped
+    }
+
+    /// The links and the stretches in another language (``ShapedLine/links``,
+    /// ``ShapedLine/languages``) of `line`, whose left edge is at `x` pt and which holds the
+    /// paragraph's `bytes` (its layout holds them from `base` on): from the runs `linkRuns`
+    /// (``isTagged(_:)``, in text order) that reach into it.
+    static func taggedSpans(
+        of line: UnsafeMutablePointer<PangoLayoutLine>, x: Double, runs: [StyledRun], starts: [Int],
+        linkRuns: [Int], bytes: Range<Int>, base offset: Int
+    ) -> (links: [LinkSpan], languages: [LanguageSpan]) {
+        let scale = Double(PANGO_SCALE)
         var links: [LinkSpan] = []
         // The link runs that end after the line's start, up to the first that starts at or
         // after its end (`linkRuns` is in text order): a line looks at its own links only.
@@ -799,7 +824,7 @@ public final class PangoShaper: TextShaper {
         var high = linkRuns.count
         while low < high {
             let mid = (low + high) / 2
-            if starts[linkRuns[mid]] + runs[linkRuns[mid]].text.utf8.count <= lineStart {
+            if starts[linkRuns[mid]] + runs[linkRuns[mid]].text.utf8.count <= bytes.lowerBound {
                 low = mid + 1
             } else {
                 high = mid
@@ -807,14 +832,14 @@ public final class PangoShaper: TextShaper {
         }
         var languages: [LanguageSpan] = []
         for index in linkRuns[low...] {
-            guard starts[index] < lineEnd else { break }
+            guard starts[index] < bytes.upperBound else { break }
             let run = runs[index]
-            let linkStart = max(starts[index], lineStart)
-            let linkEnd = min(starts[index] + run.text.utf8.count, lineEnd)
+            let linkStart = max(starts[index], bytes.lowerBound)
+            let linkEnd = min(starts[index] + run.text.utf8.count, bytes.upperBound)
             guard linkStart < linkEnd else { continue }
             for range in Self.xRanges(ofBytes: (linkStart - offset)..<(linkEnd - offset), in: line) {
-                let left = lineX + Double(range.lowerBound) / scale
-                let right = lineX + Double(range.upperBound) / scale
+                let left = x + Double(range.lowerBound) / scale
+                let right = x + Double(range.upperBound) / scale
                 if let target = run.style.link {
                     if let previous = links.last, previous.target == target,
                         abs(previous.x + previous.width - left) < 0.01
@@ -835,17 +860,7 @@ public final class PangoShaper: TextShaper {
                 }
             }
         }
-
-        let lineText = String(decoding: bytes[lineStart..<lineEnd], as: UTF8.self)
-        let handle = PangoLineHandle(
-            layout: owner, line: line, strokes: strokes, carrier: carrier, pictureHeight: pictureHeight)
-        var shaped = ShapedLine(
-            handle: handle, x: lineX, width: width,
-            ascent: ascent, descent: descent, links: links, text: lineText)
-        shaped.languages = languages
-        shaped.shiftedAscent = shiftedAscent
-        shaped.shiftedDescent = shiftedDescent
-        return shaped
+        return (links, languages)
     }
 }
 
