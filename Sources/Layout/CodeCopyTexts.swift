@@ -30,7 +30,9 @@ struct CodeCopyTexts {
     /// nil when their lines do not pair up.
     init?(source: String, drawn: String) {
         let sourceLines = Self.lines(of: source)
-        let drawnLines = Self.lines(of: drawn)
+        // The paragraph draws the source without its last line end (`Styler`): given back, a
+        // source ending in an empty line splits as its drawing does.
+        let drawnLines = Self.lines(of: source.unicodeScalars.last == "\n" ? drawn + "\n" : drawn)
         guard sourceLines.count == drawnLines.count else { return nil }
         self.source = sourceLines
         drawnBytes = drawnLines.map(\.utf8.count)

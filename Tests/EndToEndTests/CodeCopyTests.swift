@@ -32,7 +32,8 @@ import Testing
     /// Members of the kind: a Makefile recipe's tab, Python's indentation, tabs inside a line,
     /// spaces at a line's end, spaces in a row, a line of spaces and a tab only, Hangul
     /// indented by a tab, and characters that draw no glyph (zero-width space, joiner and
-    /// non-joiner, word joiner, soft hyphen, byte order mark), which were lost.
+    /// non-joiner, word joiner, soft hyphen, byte order mark), which were lost, and blocks
+    /// ending in empty lines.
     static let members: [(name: String, code: String)] = [
         ("makefile", "all: app\n\tcc -o app main.c\n"),
         ("python", "def f(x):\n    if x:\n        return 1\n    return 0\n"),
@@ -44,6 +45,10 @@ import Testing
         ("zero-width", "x = \"a\u{200B}b\"\ny = \"c\u{200D}d\"\n"),
         ("joiner-and-soft-hyphen", "w = \"g\u{2060}h\"\nz = \"e\u{00AD}f\"\n"),
         ("byte-order-mark", "s = \"\u{FEFF}x\" + \"\u{200C}\"\n"),
+        // A block ending in an empty line (as code pasted from an editor does): its lines
+        // copied as their glyphs read, the source's lines and the drawn ones not paired up.
+        ("trailing-empty-line", "all: app\n\tcc -o app main.c\n\n"),
+        ("empty-lines-after", "a  b = 1\n   \n\n\n"),
     ]
 
     @Test(arguments: members)
