@@ -266,9 +266,13 @@ extension MathParser {
         let numbers = numbered && numberedEnvironment == nil && depth == 1 && expansionDepth == 0
         let outer = numbers ? takeNumberingScope() : NumberingScope()
         if numbers { numberedEnvironment = name }
+        let ownEquation = ["equation", "equation*", "displaymath"].contains(name) && depth == 1 && expansionDepth == 0
+        if ownEquation { cellOffsets = [] }
         var rows = parseRows(
             firstCell: nil, until: name, begin: start, textColumn: name.hasSuffix("cases*") ? 1 : nil,
             numbersRows: numbers && Self.rowNumberedEnvironments.contains(name))
+        let readCellOffsets = cellOffsets
+        if ownEquation { cellOffsets = nil }
         if numbers {
             numberedEnvironment = nil
             numberEnvironment(name, rows: rows, outer: outer, start: start)
@@ -284,9 +288,8 @@ extension MathParser {
                     }
             }
         }
-        if ["equation", "equation*", "displaymath"].contains(name), depth == 1, expansionDepth == 0,
-            rows.rows.count == 1, rows.rows[0].count == 1, rows.rules.isEmpty
-        {
+        if ownEquation, rows.rows.count == 1, rows.rows[0].count == 1, rows.rules.isEmpty {
+            givenCellOffsets = readCellOffsets
             return rows.rows[0][0]
         }
         var nucleus = Self.environmentNucleus(starredMatrix ? String(name.dropLast()) : name, rows: rows)!

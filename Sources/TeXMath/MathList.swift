@@ -440,7 +440,15 @@ extension MathFormula {
             utf8.withContiguousStorageIfAvailable {
                 String(decoding: UnsafeBufferPointer(rebasing: $0[start..<max(start, end)]), as: UTF8.self)
             } ?? String(decoding: Array(utf8)[start..<max(start, end)], as: UTF8.self)
-        return piece.trimmingSpaces
+        var trimmed = piece.trimmingSpaces
+        // The last piece of the formula's own `equation` (whose nodes are its cell's, read
+        // without the `\begin` before them) ends without the `\end` after them.
+        if range.upperBound == nodes.count, start > 0 {
+            for name in ["equation", "equation*", "displaymath"] where trimmed.hasSuffix("\\end{\(name)}") {
+                trimmed = String(trimmed.dropLast(name.count + 6)).trimmingSpaces
+            }
+        }
+        return trimmed
     }
 }
 

@@ -14,6 +14,13 @@ public struct MathParser {
     var display = true
     /// The UTF-8 offset where each top-level node starts.
     var nodeOffsets: [Int] = []
+    /// While the one cell of the formula's own `equation` is read, the UTF-8 offset where each
+    /// of its nodes starts; given to ``nodeOffsets`` when the environment gives that cell's
+    /// nodes as the formula's (``parseEnvironment(start:)``), so that each line of the display
+    /// broken across lines has its own source.
+    var cellOffsets: [Int]?
+    /// The offsets of the cell's nodes the environment just read gave, for ``nodeOffsets``.
+    var givenCellOffsets: [Int]?
     /// The alphabet `\mathbf` and its kin select; nil: TeX's default (italic letters).
     var alphabet: MathAlphabet?
     /// Nesting depth, bounded so that hostile input cannot exhaust the stack.
@@ -246,10 +253,20 @@ public struct MathParser {
         // The top level records where each of its nodes starts (for breaking a formula across
         // lines, each piece with its own source).
         let recording = depth == 1 && stop == .end
+        let recordingCell = depth == 2 && cellOffsets != nil
         var start = 0
         func record() {
             if recording, nodeOffsets.count < nodes.count {
-                nodeOffsets += Array(repeating: start, count: nodes.count - nodeOffsets.count)
+                let added = nodes.count - nodeOffsets.count
+                if let given = givenCellOffsets, given.count == added {
+                    nodeOffsets += given
+                } else {
+                    nodeOffsets += Array(repeating: start, count: added)
+                }
+                givenCellOffsets = nil
+            }
+            if recordingCell, let count = cellOffsets?.count, count < nodes.count {
+                cellOffsets! += Array(repeating: start, count: nodes.count - count)
             }
         }
         defer { record() }

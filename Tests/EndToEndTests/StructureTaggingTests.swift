@@ -265,6 +265,23 @@ import Testing
         #expect(!text.contains("\\tag"))
     }
 
+    /// A displayed formula too wide for the measure, broken into lines after its operators, is
+    /// a `Formula` a line, each with the source of its part as `/Alt`: also a formula written
+    /// as its own `equation`, `equation*` or `displaymath`, whose lines before the last had
+    /// none (PDF/UA-1 §7.7) and whose last had the whole source.
+    @Test(arguments: ["$$", "\\begin{equation}", "\\begin{equation*}", "\\begin{displaymath}"])
+    func aDisplayBrokenIntoLinesIsAFormulaALineWithItsPart(_ opening: String) throws {
+        let sum = (1...22).map { "a_{\($0)}" }.joined(separator: " + ")
+        let closing = opening == "$$" ? "$$" : opening.replacingOccurrences(of: "begin", with: "end")
+        let markdown = "---\ntitle: F\npdf-standard: ua-1\n---\n\n\(opening) F = \(sum) \(closing)\n"
+        let (pdf, _) = try Render.markdown(markdown, name: "display-broken-\(abs(opening.hashValue) % 1000)")
+        let alts = try Self.tree(pdf).all.filter { $0.type == "Formula" }.map { $0.alternativeText ?? "" }
+        #expect(alts.count > 1, "broken into lines: \(alts)")
+        #expect(alts.allSatisfy { !$0.isEmpty && !$0.contains("\\begin") && !$0.contains("\\end") }, "\(alts)")
+        func squeezed(_ text: String) -> String { text.filter { !$0.isWhitespace } }
+        #expect(squeezed(alts.joined()) == squeezed("F = " + sum), "\(alts)")
+    }
+
     /// An inline formula is cut into pieces after its relations and operations so that a line
     /// may break there; the pieces side by side on one line are one `Formula` whose `/Alt` is
     /// their source, and copy as it without a space between them. A formula the line breaks
