@@ -1051,9 +1051,10 @@ struct CmarkConverter {
         default:
             if type == typeset_node_strikethrough() {
                 let children = inlines(of: node, depth: depth + 1, heading: false).0
-                if Self.delimiterLength(node) == 2 {
+                let tildes = delimiterLength(node)
+                if tildes == 2 {
                     pieces.append(.node(.strikethrough(children)))
-                } else if Self.isSubscript(node, children: children) {
+                } else if Self.isSubscript(tildes: tildes, children: children) {
                     pieces.append(.node(.presentation(.subscript, children)))
                 } else {
                     // One `~` on each side around whitespace: text with its tildes, as Pandoc
@@ -1099,8 +1100,8 @@ struct CmarkConverter {
     /// superscript, subscript"): one `~` on each side (GFM's strikethrough is `~~`) around text
     /// with no whitespace but a no-break space, as `H~2~O`. The delimiter's length is
     /// the distance from the node's start column to its first child's.
-    static func isSubscript(_ node: OpaquePointer, children: [Inline]) -> Bool {
-        guard !children.isEmpty, delimiterLength(node) == 1 else { return false }
+    static func isSubscript(tildes: Int, children: [Inline]) -> Bool {
+        guard !children.isEmpty, tildes == 1 else { return false }
         return !children.contains { inline in
             switch inline {
             case .softBreak, .lineBreak: true
@@ -1110,13 +1111,14 @@ struct CmarkConverter {
     }
 
     /// The number of tildes on each side of a cmark-gfm strikethrough node (cmark-gfm pairs
-    /// runs of the same length, one or two): the distance from the node's start column to its
-    /// first child's; 2 when that cannot be read (a child on a later line).
-    static func delimiterLength(_ node: OpaquePointer) -> Int {
-        guard let first = cmark_node_first_child(node),
-            cmark_node_get_start_line(first) == cmark_node_get_start_line(node)
-        else { return 2 }
-        return Int(cmark_node_get_start_column(first) - cmark_node_get_start_column(node))
+    /// runs of the same length, one or two): the run at the node's start column in its source
+    /// line (a first child's column is no measure of it: a code span's starts after its
+    /// backtick, so `~~`y` x~~` read as one tilde a side); 2 when the line does not show it.
+    func delimiterLength(_ node: OpaquePointer) -> Int {
+        let bytes = syntax.sourceLine(startLine(node))
+        let column = Int(cmark_node_get_start_column(node)) - 1
+        guard column >= 0, column < bytes.count, bytes[column] == UInt8(ascii: "~") else { return 2 }
+        return bytes[column...].prefix { $0 == UInt8(ascii: "~") }.count
     }
 
     /// Whether `text` holds whitespace other than a no-break space (which Pandoc allows

@@ -73,6 +73,20 @@ import Testing
         #expect(paragraph("`~2~`") == [.code("~2~")])
     }
 
+    /// Tildes are counted in the source, not from where the first thing inside starts: a
+    /// code span's node starts after its backtick, a link's text after its bracket, so
+    /// `~~`y` x~~` was read as one tilde a side and set as `~y x~`, unstruck.
+    @Test func strikethroughOpeningWithCodeOrALinkIsStruck() {
+        #expect(paragraph("a ~~`y` x~~ b") == [.text("a "), .strikethrough([.code("y"), .text(" x")]), .text(" b")])
+        #expect(paragraph("~~`y`~~") == [.strikethrough([.code("y")])])
+        #expect(paragraph("~~[`y`](u) x~~").first.map { if case .strikethrough = $0 { true } else { false } } == true)
+        #expect(
+            paragraph("~~*y* x~~ and ~~**y**~~").filter { if case .strikethrough = $0 { true } else { false } }.count
+                == 2)
+        #expect(paragraph("~`y`~") == [.presentation(.subscript, [.code("y")])])
+        #expect(paragraph("~`y` x~").plainText == "~y x~")
+    }
+
     /// A definition that opens with a fenced code block (`: ````, `~ ~~~`, one or two spaces
     /// after the marker, after its term or a blank line after it) holds the code, closed by its
     /// own fence: the closing fence opened a code block that ran to the end of the document,
