@@ -231,6 +231,19 @@ extension MathParser {
         }
     }
 
+    /// Begins each right-hand (even) column of `rows` with an empty group, as amsmath does in
+    /// its alignments, so that `&= b` spaces the relation as in `{} = b`; text rows stay.
+    static func openRightColumnsWithEmptyGroups(_ rows: inout Rows) {
+        let textRows = rows.textRows
+        rows.rows = rows.rows.enumerated().map { rowIndex, row in
+            textRows.contains(rowIndex)
+                ? row
+                : row.enumerated().map { index, cell in
+                    index % 2 == 1 ? [.atom(MathAtom(.ord, .list([])))] + cell : cell
+                }
+        }
+    }
+
     /// `\begin{name} … \end{name}` (the `\begin` already read).
     /// An `equation`, `equation*` or `displaymath` that is the formula's own (not inside
     /// braces or another environment) and holds one row of one cell gives that cell's nodes, so
@@ -277,17 +290,7 @@ extension MathParser {
             numberedEnvironment = nil
             numberEnvironment(name, rows: rows, outer: outer, start: start)
         }
-        if Self.alignmentEnvironments.contains(name) {
-            // amsmath begins each right-hand (even) column with an empty group, so that
-            // `&= b` spaces the relation as in `{} = b`.
-            rows.rows = rows.rows.enumerated().map { rowIndex, row in
-                rows.textRows.contains(rowIndex)
-                    ? row
-                    : row.enumerated().map { index, cell in
-                        index % 2 == 1 ? [.atom(MathAtom(.ord, .list([])))] + cell : cell
-                    }
-            }
-        }
+        if Self.alignmentEnvironments.contains(name) { Self.openRightColumnsWithEmptyGroups(&rows) }
         if ownEquation, rows.rows.count == 1, rows.rows[0].count == 1, rows.rules.isEmpty {
             givenCellOffsets = readCellOffsets
             return rows.rows[0][0]

@@ -530,8 +530,9 @@ public struct MathParser {
     /// Rows written at a formula's top level (`a &= b \\ c &= d` between `$$`): set as
     /// `aligned` when a row has `&`, else as `gathered`.
     mutating func parseTopLevelRows(first: [MathNode]) -> [MathNode] {
-        let rows = parseRows(firstCell: first, until: nil)
+        var rows = parseRows(firstCell: first, until: nil)
         let aligned = rows.rows.contains { $0.count > 1 }
+        if aligned { Self.openRightColumnsWithEmptyGroups(&rows) }
         let environment = aligned ? "aligned" : "gathered"
         return [.atom(MathAtom(.ord, Self.environmentNucleus(environment, rows: rows)!))]
     }

@@ -49,6 +49,16 @@ struct FixedMathFont: MathFont {
         layout.layout(MathParser.parse(source), style: style).width
     }
 
+    /// Rows written bare between `$$` are set as `aligned` is, each right-hand column opened by
+    /// an empty group (amsmath): a relation after `&` takes its thick space on both sides
+    /// (`a = b`, not `a= b`), as the same rows inside `\begin{aligned}` do.
+    @Test(arguments: [#"a &= b \\ c &= d"#, #"x &\le y"#, #"f(x) &= 1 & g &\to h"#])
+    func bareRowsSpaceTheirRelationsAsAlignedDoes(_ rows: String) {
+        let bare = Self.width(rows, .display)
+        let aligned = Self.width(#"\begin{aligned}"# + rows + #"\end{aligned}"#, .display)
+        #expect(abs(bare - aligned) < 1e-9, "\(bare) against \(aligned)")
+    }
+
     @Test func spacesBetweenAtomsFollowTeXsTable() {
         // Glyphs 5 pt; a medium space around a binary operator is 4 mu = 4/18 em, a thick one
         // around a relation 5 mu.
