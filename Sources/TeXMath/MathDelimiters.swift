@@ -217,8 +217,13 @@ extension MathLayout {
                 array, in: &grid, rowTops: rowTops, rowBottoms: rowBottoms, columnStarts: x, widths: widths,
                 ruleX: ruleX, rule: rule)
         }
-        // Centred on the axis, as `\vcenter` does.
-        let shift = (grid.height - grid.depth) / 2 - axis(style)
+        // Centred on the axis, as `\vcenter` does, or on its first or last row's baseline.
+        let shift =
+            switch array.anchor {
+            case .axis: (grid.height - grid.depth) / 2 - axis(style)
+            case .firstRow: rowPlaces.first?.baseline ?? 0
+            case .lastRow: rowPlaces.last?.baseline ?? 0
+            }
         var centred = grid.raised(by: -shift)
         centred.rows = rowPlaces.map { MathBoxRow(baseline: $0.baseline - shift, depth: $0.depth, end: $0.end) }
         guard left != nil || right != nil else { return centred }

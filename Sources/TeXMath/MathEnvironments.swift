@@ -170,6 +170,8 @@ extension MathParser {
             let interText = ["intertext", "shortintertext"].contains(peekCommand() ?? "")
             if atRowSeparator || interText {
                 if !interText { position += 2 }
+                // `\\*`: a row end where no page may turn, which a formula never does.
+                if !interText, current == "*" { position += 1 }
                 rows.rows.append(row)
                 if numbersRows { rows.numbering[rows.rows.count - 1] = takeNumberingScope() }
                 rows.extraSpace.append(interText ? 0 : readOptionalRaw().map(Self.emLength) ?? 0)
@@ -251,6 +253,7 @@ extension MathParser {
     /// (``MathFormula/breakIndices``); any other environment is one node.
     mutating func parseEnvironment(start: Int) -> [MathNode] {
         let name = readRawArgument()
+        let anchor = Self.positionedEnvironments.contains(name) ? readPosition() : .axis
         var columnSpec: String?
         if name == "array" || name == "subarray" || name == "alignat" || name == "alignat*" || name == "alignedat" {
             columnSpec = readRawArgument()
@@ -304,7 +307,33 @@ extension MathParser {
             array.verticalRules = spec.rules
             nucleus = .array(array, left: left, right: right)
         }
+        if anchor != .axis, case .array(var array, let left, let right) = nucleus {
+            array.anchor = anchor
+            nucleus = .array(array, left: left, right: right)
+        }
         return [.atom(MathAtom(.ord, nucleus))]
+    }
+
+    /// The environments that take a position argument before their own (`\begin{aligned}[t]`,
+    /// `\begin{array}[b]{cc}`), as amsmath's and LaTeX's do.
+    static let positionedEnvironments: Set<String> = ["aligned", "alignedat", "gathered", "array"]
+
+    /// The position argument `[t]`, `[c]` or `[b]` when one follows (read, else left unread:
+    /// `\begin{aligned}[a, b] …` opens with an interval, not a position).
+    mutating func readPosition() -> MathArrayAnchor {
+        let start = position
+        let anchor: MathArrayAnchor? =
+            switch readOptionalRaw()?.trimmingSpaces {
+            case "t": .firstRow
+            case "b": .lastRow
+            case "c": .axis
+            default: nil
+            }
+        guard let anchor else {
+            position = start
+            return .axis
+        }
+        return anchor
     }
 
     /// An `array`'s column spec: `l`, `c`, `r` (and `p{…}`, `m{…}`, `b{…}` set as `l`) the

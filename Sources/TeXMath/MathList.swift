@@ -209,6 +209,17 @@ public struct MathRowRule: Hashable, Sendable {
     }
 }
 
+/// Where a ``MathArray``'s baseline is (amsmath's and LaTeX's position argument `[t]`, `[c]`,
+/// `[b]`).
+public enum MathArrayAnchor: Hashable, Sendable {
+    /// Centred on the math axis (`[c]`, the default).
+    case axis
+    /// At the first row's baseline (`[t]`).
+    case firstRow
+    /// At the last row's baseline (`[b]`).
+    case lastRow
+}
+
 /// A matrix or an alignment: rows of cells and how they are set.
 public struct MathArray: Hashable, Sendable {
     /// The cells, row by row.
@@ -238,6 +249,9 @@ public struct MathArray: Hashable, Sendable {
     /// The rows of text between aligned rows (`\intertext{…}`), by index: one cell each, set
     /// flush left across the array, its width no column's.
     public var textRows: Set<Int> = []
+    /// Where the array's baseline is: on the axis through its middle (TeX's `\vcenter`), or at
+    /// its first or last row's baseline (`\begin{aligned}[t]`, `[b]`: TeX's `\vtop`, `\vbox`).
+    public var anchor: MathArrayAnchor = .axis
 
     /// Creates an array.
     public init(

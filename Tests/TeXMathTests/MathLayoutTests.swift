@@ -59,6 +59,39 @@ struct FixedMathFont: MathFont {
         #expect(abs(bare - aligned) < 1e-9, "\(bare) against \(aligned)")
     }
 
+    /// amsmath's and LaTeX's position argument: `[t]` puts the block's baseline at its first
+    /// row's, `[b]` at its last row's, `[c]` (or none) on the axis; `\\*` ends a row as `\\`
+    /// does. Read as content before, `[t]` was drawn before the first row and `*` began the
+    /// next. An interval after `\begin{aligned}` is no position and stays content.
+    @Test(arguments: ["aligned", "gathered", "array", "alignedat"])
+    func aPositionArgumentSetsTheBaselineRow(_ name: String) {
+        let argument = name == "array" ? "{c}" : name == "alignedat" ? "{1}" : ""
+        func box(_ position: String, separator: String = #"\\"#) -> MathBox {
+            let source =
+                #"\begin{"# + name + "}" + position + argument + " a " + separator + " b " + separator
+                + #" c \end{"# + name + "}"
+            let formula = MathParser.parse(source)
+            #expect(formula.problems.isEmpty, "\(source): \(formula.problems)")
+            return Self.layout.layout(formula, style: .display)
+        }
+        let centred = box("")
+        let top = box("[t]")
+        let bottom = box("[b]")
+        #expect(abs(box("[c]").height - centred.height) < 1e-9)
+        // Three rows: the first row's baseline is the block's, the others below it, and the other way round.
+        #expect(top.height < centred.height && top.depth > centred.depth, "\(top) \(centred)")
+        #expect(bottom.height > centred.height && bottom.depth < centred.depth, "\(bottom) \(centred)")
+        #expect(abs(top.height + top.depth - (centred.height + centred.depth)) < 1e-9)
+        #expect(abs(box("[t]", separator: #"\\*"#).width - top.width) < 1e-9)
+        #expect(abs(box("[t]", separator: #"\\*"#).depth - top.depth) < 1e-9)
+    }
+
+    @Test func anIntervalOpeningAnAlignmentIsNoPosition() {
+        let formula = MathParser.parse(#"\begin{aligned}[a, b] &= I \end{aligned}"#)
+        #expect(formula.problems.isEmpty)
+        #expect(Self.width(#"\begin{aligned}[a, b] &= I \end{aligned}"#, .display) > Self.width("I = I", .display))
+    }
+
     @Test func spacesBetweenAtomsFollowTeXsTable() {
         // Glyphs 5 pt; a medium space around a binary operator is 4 mu = 4/18 em, a thick one
         // around a relation 5 mu.
