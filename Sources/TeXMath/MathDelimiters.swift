@@ -162,7 +162,8 @@ extension MathLayout {
         let rule = 0.04 * size
         let padding = 0.5 * size
         var x = [Double](repeating: 0, count: max(columns, 1))
-        if array.verticalRules.contains(0) { x[0] = rule + padding }
+        let ruledBefore = array.verticalRules.contains(0)
+        x[0] = (ruledBefore ? rule : 0) + (array.spaceBefore.map { $0 * size } ?? (ruledBefore ? padding : 0))
         var ruleX: [Int: Double] = array.verticalRules.contains(0) ? [0: 0] : [:]
         for column in 1..<max(columns, 1) {
             // The gaps repeat as the alignments do: an alignment's pairs of columns are 2 em
@@ -208,10 +209,10 @@ extension MathLayout {
             baseline -= depth + array.rowGap * size + extra
         }
         grid.width = max(textWidth, columns > 0 ? x[columns - 1] + widths[columns - 1] : 0)
-        if columns > 0, array.verticalRules.contains(columns) {
-            ruleX[columns] = grid.width + padding
-            grid.width += padding + rule
-        }
+        let ruledAfter = columns > 0 && array.verticalRules.contains(columns)
+        let after = array.spaceAfter.map { $0 * size } ?? (ruledAfter ? padding : 0)
+        if ruledAfter { ruleX[columns] = grid.width + after }
+        grid.width += after + (ruledAfter ? rule : 0)
         if !array.horizontalRules.isEmpty || !ruleX.isEmpty {
             drawRules(
                 array, in: &grid, rowTops: rowTops, rowBottoms: rowBottoms, columnStarts: x, widths: widths,

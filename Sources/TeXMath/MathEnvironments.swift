@@ -305,6 +305,7 @@ extension MathParser {
             let spec = Self.columnSpec(columnSpec)
             if !spec.alignments.isEmpty { array.alignments = spec.alignments }
             array.verticalRules = spec.rules
+            if name == "array" { setColumnMaterial(spec.material, columns: spec.alignments.count, of: &array) }
             nucleus = .array(array, left: left, right: right)
         }
         if anchor != .axis, case .array(var array, let left, let right) = nucleus {
@@ -337,16 +338,42 @@ extension MathParser {
     }
 
     /// An `array`'s column spec: `l`, `c`, `r` (and `p{…}`, `m{…}`, `b{…}` set as `l`) the
-    /// columns, `|` a rule at the boundary it stands at; `@{…}`, `!{…}` and `*{n}{…}` are
-    /// skipped.
-    static func columnSpec(_ spec: String) -> (alignments: [MathColumnAlignment], rules: Set<Int>) {
+    /// columns, `|` a rule at the boundary it stands at, `@{…}` material set at its boundary
+    /// in place of the space there (by boundary: 0 before the first column, n after the nth);
+    /// `!{…}` and `*{n}{…}` are skipped.
+    static func columnSpec(_ spec: String) -> (
+        alignments: [MathColumnAlignment], rules: Set<Int>, material: [Int: String]
+    ) {
         var alignments: [MathColumnAlignment] = []
         var rules: Set<Int> = []
+        var material: [Int: String] = [:]
         var braces = 0
+        // The boundary whose `@{…}` is being read, and what it holds so far.
+        var reading: (boundary: Int, text: String)?
+        var afterAt = false
         for character in spec {
-            if character == "{" { braces += 1 }
-            if character == "}" { braces = max(0, braces - 1) }
+            if character == "{" {
+                braces += 1
+                if braces == 1, afterAt {
+                    reading = (alignments.count, "")
+                    afterAt = false
+                    continue
+                }
+            }
+            if character == "}" {
+                braces = max(0, braces - 1)
+                if braces == 0, let done = reading {
+                    material[done.boundary, default: ""] += done.text
+                    reading = nil
+                    continue
+                }
+            }
+            if reading != nil {
+                reading?.text.append(character)
+                continue
+            }
             guard braces == 0 else { continue }
+            afterAt = character == "@"
             switch character {
             case "l", "p", "m", "b": alignments.append(.left)
             case "c": alignments.append(.center)
@@ -355,7 +382,43 @@ extension MathParser {
             default: break
             }
         }
-        return (alignments, rules)
+        return (alignments, rules, material)
+    }
+
+    /// Sets an `array`'s outer space and its `@{…}` material (``columnSpec(_:)``), as LaTeX
+    /// does: half a column's space (`\arraycolsep`) before the first column and after the last
+    /// (``MathArray/spaceBefore``);
+    /// `@{…}` at a boundary replaces the space there (half a column's at an edge, the column
+    /// space between two columns) with what it holds, set in the cells beside it: after the
+    /// cells of the column before it, or at an edge before the first column's.
+    mutating func setColumnMaterial(_ material: [Int: String], columns: Int, of array: inout MathArray) {
+        guard columns > 0 else { return }
+        var gaps = (0..<max(0, columns - 1)).map { array.columnGaps[min($0, array.columnGaps.count - 1)] }
+        let edge = (array.columnGaps.first ?? 1) / 2
+        array.spaceBefore = material[0] == nil ? edge : 0
+        array.spaceAfter = material[columns] == nil ? edge : 0
+        let before = material[0].map { parsedMaterial($0) } ?? []
+        var after: [[MathNode]] = Array(repeating: [], count: columns)
+        for (boundary, text) in material.sorted(by: { $0.key < $1.key }) where boundary > 0 {
+            let column = min(boundary, columns) - 1
+            after[column] += parsedMaterial(text)
+            if boundary < columns { gaps[boundary - 1] = 0 }
+        }
+        for rowIndex in array.rows.indices where !array.textRows.contains(rowIndex) {
+            for column in array.rows[rowIndex].indices where column < columns {
+                if column == 0 { array.rows[rowIndex][column] = before + array.rows[rowIndex][column] }
+                array.rows[rowIndex][column] += after[column]
+            }
+        }
+        array.columnGaps = gaps.isEmpty ? array.columnGaps : gaps + [gaps.last!]
+    }
+
+    /// The nodes of `@{…}` material, read with the formula's macros.
+    private mutating func parsedMaterial(_ text: String) -> [MathNode] {
+        var parser = MathParser(text)
+        parser.macros = macros
+        parser.display = display
+        return parser.parseList(stop: .end)
     }
 
     static let alignmentEnvironments: Set<String> = [

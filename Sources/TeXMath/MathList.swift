@@ -252,6 +252,11 @@ public struct MathArray: Hashable, Sendable {
     /// Where the array's baseline is: on the axis through its middle (TeX's `\vcenter`), or at
     /// its first or last row's baseline (`\begin{aligned}[t]`, `[b]`: TeX's `\vtop`, `\vbox`).
     public var anchor: MathArrayAnchor = .axis
+    /// The space before the first column and after the last, em: LaTeX's `\arraycolsep` in an
+    /// `array` (none where `@{…}` stands at the edge); nil: none, but for half a column's
+    /// space inside a rule at that edge.
+    public var spaceBefore: Double?
+    public var spaceAfter: Double?
 
     /// Creates an array.
     public init(

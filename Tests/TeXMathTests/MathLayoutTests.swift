@@ -299,8 +299,8 @@ struct FixedMathFont: MathFont {
 
     /// An `array`'s `|` rules its column boundaries and `\hline` its row boundaries, 0.04 em
     /// thick (LaTeX's `\arrayrulewidth`); a rule between columns widens their gap by its
-    /// width, one at an outer edge adds `\arraycolsep` (0.5 em) and itself; `\cline{2-2}`
-    /// spans its column only.
+    /// width, one at an outer edge adds itself outside the `\arraycolsep` (0.5 em) an array
+    /// has at each edge; `\cline{2-2}` spans its column only.
     @Test func arrayRulesStandAtTheirBoundaries() {
         func rules(_ source: String) -> (box: MathBox, rules: [(x: Double, y: Double, width: Double, height: Double)]) {
             let box = Self.layout.layout(MathParser.parse(source), style: .text)
@@ -317,13 +317,31 @@ struct FixedMathFont: MathFont {
         let down = ruled.rules.first { $0.height > $0.width }
         #expect(across.map { abs($0.width - ruled.box.width) < 1e-9 && $0.height == 0.4 } == true)
         #expect(down.map { abs($0.height - (ruled.box.height + ruled.box.depth)) < 1e-9 && $0.width == 0.4 } == true)
-        // A glyph is 5 pt and the gap 1 em: the rule stands in the gap's middle.
-        #expect(down.map { abs($0.x - 10) < 1e-9 } == true, "\(String(describing: down))")
+        // A glyph is 5 pt, the gap 1 em and the space before the first column half of it
+        // (LaTeX's `\arraycolsep`): the rule stands in the gap's middle.
+        #expect(down.map { abs($0.x - 15) < 1e-9 } == true, "\(String(describing: down))")
         let boxed = rules(#"\begin{array}{|c|} a \\ \hline b \\ \hline \end{array}"#)
         #expect(boxed.rules.count == 4, "\(boxed.rules)")
         #expect(abs(boxed.box.width - (5 + 2 * (5 + 0.4))) < 1e-9, "\(boxed.box.width)")
         let partial = rules(#"\begin{array}{cc} a & b \\ \cline{2-2} c & d \end{array}"#)
-        #expect(partial.rules.count == 1 && partial.rules.first.map { abs($0.x - 15) < 1e-9 && $0.width == 5 } == true)
+        #expect(partial.rules.count == 1 && partial.rules.first.map { abs($0.x - 20) < 1e-9 && $0.width == 5 } == true)
+    }
+
+    /// An array's `@{…}` sets what it holds in place of the space at its boundary (LaTeX's
+    /// `r@{.}l` aligns decimal points; `@{}` at an edge takes the `\arraycolsep` away), and an
+    /// array has half a column's space at each edge where a matrix has none. `@{…}` was
+    /// skipped: `3&14` read `3 14`.
+    @Test func arrayColumnMaterialStandsInPlaceOfTheSpace() {
+        // Glyphs 5 pt, the column gap 1 em = 10 pt, each edge 5 pt.
+        #expect(abs(Self.width(#"\begin{array}{c} a \end{array}"#) - 15) < 1e-9)
+        #expect(abs(Self.width(#"\begin{matrix} a \end{matrix}"#) - 5) < 1e-9)
+        #expect(abs(Self.width(#"\begin{array}{@{}c@{}} a \end{array}"#) - 5) < 1e-9)
+        #expect(abs(Self.width(#"\begin{array}{@{}c@{}c@{}} a & b \end{array}"#) - 10) < 1e-9)
+        // A period between two columns: its glyph instead of the gap.
+        #expect(abs(Self.width(#"\begin{array}{r@{.}l} a & b \end{array}"#) - (5 + 5 + 5 + 5 + 5)) < 1e-9)
+        let decimals = MathParser.parse(#"\begin{array}{r@{.}l} 3 & 14 \\ 2 & 718 \end{array}"#)
+        #expect(decimals.problems.isEmpty)
+        #expect(decimals.plainText.contains("."), "\(decimals.plainText)")
     }
 
     @Test func delimitersGrowWithWhatTheyEnclose() {
