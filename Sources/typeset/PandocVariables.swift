@@ -23,7 +23,7 @@ enum PandocVariables {
     /// Keys whose value is true or false, judged here so a bad value is a usage error as the
     /// flag's would be.
     static let booleanKeys: Set<String> = [
-        "justify", "toc", "bold-text", "hyphenate", "smart", "number-sections", "numbersections",
+        "justify", "toc", "bold-text", "hyphenate", "smart", "number-sections", "numbersections", "highlight", "math",
     ]
 
     /// Translates `pairs` (in command-line order; a later pair wins).

@@ -243,6 +243,7 @@ import Testing
         for value in [
             "margins=20", "size-category=huge", "widows=abc", "toc=maybe", "line-break=q", "tab-size=99",
             "papersize=a12", "fontsize=big", "linestretch=0", "geometry=margin=wide", "geometry=top=1",
+            "highlight=maybe", "math=maybe", "justify=sometimes", "hyphenate=2",
         ] {
             let result = try typeset(["render", dir + "/u.md", "-o", dir + "/bad.pdf", "-V", value])
             #expect(result.status == 2, "\(value): \(result.output)")
