@@ -67,6 +67,11 @@ static void *library_symbol(const char *name) {
 
 int32_t tshl_is_loaded(void) { return __atomic_load_n(&library_handle, __ATOMIC_ACQUIRE) != NULL; }
 
+int32_t tshl_is_available(void) {
+    pthread_once(&library_once, open_library);
+    return __atomic_load_n(&library_handle, __ATOMIC_ACQUIRE) != NULL;
+}
+
 // A function of the library (named `name` with `typeset_` before it there): resolved once (a
 // data race only ever stores the same pointer), then called; without the library it returns
 // `fallback`.

@@ -164,6 +164,11 @@ public enum CodeHighlighter {
     /// bytes take the same time per byte.
     public static let longestHighlightedLine = 4_096
 
+    /// Whether the highlighting library (`libTypesetSyntaxHighlighting.so`, beside the
+    /// executable or in `../lib/typeset/` from it) can be loaded: without it every block is set
+    /// plain. Loads the library, not its definitions, the first time it is asked.
+    public static var isAvailable: Bool { tshl_is_available() != 0 }
+
     /// How many syntax definitions the library holds.
     public static var definitionCount: Int { Int(tshl_definition_count()) }
 

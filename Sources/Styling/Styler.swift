@@ -1,3 +1,4 @@
+import CodeHighlighting
 import DocumentModel
 import Foundation
 import TeXMath
@@ -100,6 +101,9 @@ public struct Styler: Sendable {
     var tabSize = 4
     /// Colour code by its language (front matter `highlight: false` turns it off).
     var highlightsCode = true
+    /// Whether a block asking for highlighting has checked that the highlighting library is
+    /// there (``CodeHighlighter/isAvailable``): one warning a document when it is not.
+    var askedForHighlighter = false
     /// The bytes of the code blocks highlighted so far (``highlightedCodeBudget``).
     var highlightedCodeBytes = 0
     /// The language a span's class names for the code span it holds (`` `x`{.python} ``).
@@ -807,6 +811,15 @@ public struct Styler: Sendable {
         var highlights = highlightsCode && theme.code.highlights && info.highlight && info.language != nil
         if highlights {
             highlights = withinCodeHighlightingBudget(body.utf8.count, location: location)
+        }
+        if highlights, !askedForHighlighter {
+            askedForHighlighter = true
+            if !CodeHighlighter.isAvailable {
+                warn(
+                    "code is set plain: the highlighting library (libTypesetSyntaxHighlighting.so) is neither beside "
+                        + "the typeset executable, nor in ../lib/typeset from it, nor where the dynamic loader looks; "
+                        + "install it with 'make install', or copy it beside the executable", location, kind: .content)
+            }
         }
         var paragraph = StyledParagraph(runs: [StyledRun(body, style: plain)], style: style)
         if highlights, info.highlight, let language = info.language, let deferred = options.deferredCodeTokens,

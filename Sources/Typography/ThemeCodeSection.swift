@@ -97,10 +97,15 @@ struct ThemeCodeSection {
                 stylePosition = member.value.position
             } else {
                 let names = styles.keys.sorted()
+                // Only the built-in styles: the library that holds the others was not found.
+                let missing =
+                    names == ["dark", "light"]
+                    ? " (the highlighting library, libTypesetSyntaxHighlighting.so, which holds the others, "
+                        + "is not installed beside typeset)" : ""
                 error(
                     member.value.position,
                     "unknown code style '\(name)'\(suggestion(for: name, among: names)); code styles are "
-                        + names.joined(separator: ", "))
+                        + names.joined(separator: ", ") + missing)
             }
         }
         for member in members where !member.key.hasPrefix("$") {

@@ -98,6 +98,33 @@ import Testing
         #expect(try PDFProbe.text(run.pdf).contains("def area(radius):"))
     }
 
+    /// The binary copied alone, without the highlighting library beside it: code is set plain
+    /// with one warning at the first block that asks for colour, saying what is missing (it was
+    /// silent), and `theme check` says the library's code styles are missing with it, not that
+    /// the style named is unknown; with the library, neither.
+    @Test func withoutTheLibraryCodeIsPlainWithAWarning() throws {
+        let folder = Render.folder + "/binary-alone"
+        try? FileManager.default.removeItem(atPath: folder)
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        let alone = folder + "/typeset"
+        try FileManager.default.copyItem(atPath: Render.binary, toPath: alone)
+        let input = folder + "/code.md"
+        try "# Code\n\n```python\nprint(1)\n```\n\n```js\nlet x = 1\n```\n".write(
+            toFile: input, atomically: false, encoding: .utf8)
+        let plain = try PDFProbe.run(alone, ["render", input, "-o", folder + "/plain.pdf"])
+        #expect(plain.status == 0)
+        let warnings = plain.output.split(separator: "\n").filter { $0.contains("highlighting library") }
+        #expect(warnings.count == 1 && warnings.first?.hasPrefix(input + ":3:1: warning:") == true, "\(plain.output)")
+        let coloured = try PDFProbe.run(Render.binary, ["render", input, "-o", folder + "/coloured.pdf"])
+        #expect(coloured.status == 0 && !coloured.output.contains("warning"), "\(coloured.output)")
+        let theme = folder + "/theme.json"
+        try #"{"extends": "default", "code": {"style": "github-light"}}"#.write(
+            toFile: theme, atomically: false, encoding: .utf8)
+        let check = try PDFProbe.run(alone, ["theme", "check", theme])
+        #expect(check.status != 0 && check.output.contains("highlighting library"), "\(check.output)")
+        #expect(try PDFProbe.run(Render.binary, ["theme", "check", theme]).status == 0)
+    }
+
     @Test func aDocumentWithoutPicturesLoadsNoneOfThem() throws {
         let run = try Self.render(
             "# Title\n\nA paragraph with **bold**, `code` and 한국어 text.\n\n| a | b |\n|---|---|\n| 1 | 2 |\n",

@@ -54,6 +54,10 @@ void tshl_free_spans(TSHighlightSpan *spans);
 /// function above first needs it or when it cannot be found.
 int32_t tshl_is_loaded(void);
 
+/// 1 when the highlighting library can be loaded (loading it, without its definitions, when
+/// it is not yet), 0 when it cannot be found.
+int32_t tshl_is_available(void);
+
 /// How many syntax definitions the library holds.
 int32_t tshl_definition_count(void);
 
