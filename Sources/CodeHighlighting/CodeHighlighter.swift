@@ -113,34 +113,46 @@ public enum CodeHighlighter {
     /// The info strings that name a shell session.
     static let sessionNames: Set<String> = ["console", "shell-session", "sh-session", "shellsession", "terminal"]
 
-    /// The tokens of `text`, a shell session (``shellSession``): each command line's, after its
-    /// prompt, as Bash gives them for the commands alone, one after another; the prompts and
-    /// the output have none. A command ending in `\` goes on into the next line.
+    /// The tokens of `text`, a shell session (``shellSession``): each command's, after its
+    /// prompt, as Bash gives them for that command alone; the prompts and the output have none.
+    /// A command ending in `\` goes on into the next line. Each command is highlighted on its
+    /// own, as GitHub Linguist's ShellSession reads each prompt line: a here-document or an
+    /// open quote, whose end is in the output (`cat <<EOF`, then its lines), colours no later
+    /// command.
     static func sessionTokens(_ text: String) -> [TokenSpan] {
         let bytes = Array(text.utf8)
-        var commands: [UInt8] = []
-        // Where each byte of `commands` stands in `text`.
+        var tokens: [TokenSpan] = []
+        var command: [UInt8] = []
+        // Where each byte of `command` stands in `text`.
         var places: [Int] = []
+        func highlightCommand() {
+            guard !command.isEmpty else { return }
+            let spans = highlight(String(decoding: command, as: UTF8.self), definition: "Bash")
+            for span in spans {
+                let first = places[span.start]
+                let last = places[span.start + span.length - 1]
+                // A token runs over the end of a line only where the command goes on.
+                tokens.append(TokenSpan(start: first, length: last - first + 1, token: span.token))
+            }
+            command = []
+            places = []
+        }
         var start = 0
         var continued = false
         while start <= bytes.count {
             let end = bytes[start...].firstIndex(of: 0x0A) ?? bytes.count
             let line = bytes[start..<end]
             if let prompt = continued ? 0 : promptLength(line) {
-                let command = (start + prompt)..<end
-                commands += bytes[command] + [0x0A]
-                places += Array(command) + [end]
+                if !continued { highlightCommand() }
+                let range = (start + prompt)..<end
+                command += bytes[range] + [0x0A]
+                places += Array(range) + [end]
                 continued = line.last == UInt8(ascii: "\\")
             }
             start = end + 1
         }
-        guard !commands.isEmpty else { return [] }
-        return highlight(String(decoding: commands, as: UTF8.self), definition: "Bash").compactMap { span in
-            let first = places[span.start]
-            let last = places[span.start + span.length - 1]
-            // A token runs over the end of a command only where the command goes on.
-            return TokenSpan(start: first, length: last - first + 1, token: span.token)
-        }
+        highlightCommand()
+        return tokens
     }
 
     /// The length of the prompt `line` starts with, in bytes; nil when it starts with none.

@@ -164,6 +164,29 @@ import Typography
         #expect(tokens(onLine: 6).contains { $0.0 == .string && $0.1.contains("b") }, "a continued command")
     }
 
+    /// Each command of a session is highlighted on its own: a here-document, an open quote or
+    /// an open `case` whose end is in the output coloured every later command (`# list` drawn
+    /// as a string), as the commands were one script.
+    @Test(arguments: [
+        "$ cat <<EOF > notes.txt\nhello\nEOF\n", "$ echo \"open\nclosed\"\n", "$ echo 'a\nb'\n",
+        "$ case $x in\nesac\n",
+    ])
+    func aCommandsOpenConstructColoursNoLaterCommand(_ opening: String) {
+        let source = opening + "$ ls -la # list\n$ echo \"done\"\n"
+        let bytes = Array(source.utf8)
+        let spans = CodeHighlighter.tokens(in: source, definition: CodeHighlighter.shellSession)
+        func token(of text: String) -> CodeToken? {
+            guard let range = source.range(of: text) else { return nil }
+            let start = source.utf8.distance(from: source.utf8.startIndex, to: range.lowerBound)
+            return spans.first { $0.range.contains(start) }?.token
+        }
+        #expect(
+            token(of: "# list") == .comment,
+            "\(spans.map { ($0.token, String(decoding: bytes[$0.range], as: UTF8.self)) })")
+        #expect(token(of: "\"done\"") == .string)
+        #expect(token(of: "ls") != .string)
+    }
+
     @Test func spansStayInsideTheTextAndInOrder() {
         let source = "int main() { return 0; } // 한국어 😀 \"x\"\n#include <stdio.h>\n"
         let spans = CodeHighlighter.tokens(in: source, definition: "C")
