@@ -15,6 +15,7 @@ import Typography
 enum SwiftStringTokens {
     /// `spans` (the Swift definition's tokens of `bytes`, in order) corrected as above.
     static func corrected(_ spans: [TokenSpan], in bytes: [UInt8]) -> [TokenSpan] {
+        let spans = withRawStrings(spans, in: bytes)
         guard spans.contains(where: { $0.token == .error }) else { return spans }
         var out: [TokenSpan] = []
         out.reserveCapacity(spans.count + 4)
@@ -48,6 +49,138 @@ enum SwiftStringTokens {
             }
         }
         return out
+    }
+
+    /// `spans` with each raw string (`#"…"#`, `##"…"##`, `#"""…"""#`) tokenized as Swift reads
+    /// it: all string, its backslashes characters like any other, but for its delimiter's escapes,
+    /// a backslash followed by as many `#` as open it: `\#(…)` an interpolation (the backslash,
+    /// hashes and parentheses escapes, the expression between them in the text colour), `\#n`,
+    /// `\#t` and the other escapes, `\#u{…}`. The definition read `\t` in `#"C:\temp"#` as an
+    /// escape and `\(x)` as an interpolation, and `\#(name)` as string.
+    static func withRawStrings(_ spans: [TokenSpan], in bytes: [UInt8]) -> [TokenSpan] {
+        let raws = rawStrings(spans, in: bytes)
+        guard !raws.isEmpty else { return spans }
+        var out: [TokenSpan] = []
+        var raw = 0
+        var position = 0
+        func emitRaw(_ region: (range: Range<Int>, hashes: Int)) {
+            out += rawStringTokens(region.range, hashes: region.hashes, in: bytes)
+            position = region.range.upperBound
+        }
+        for span in spans {
+            // Raw strings that begin before this span.
+            while raw < raws.count, raws[raw].range.lowerBound <= span.start {
+                if let last = out.last, last.range.upperBound > raws[raw].range.lowerBound {
+                    out[out.count - 1].length = raws[raw].range.lowerBound - last.start
+                    if out[out.count - 1].length <= 0 { out.removeLast() }
+                }
+                emitRaw(raws[raw])
+                raw += 1
+            }
+            let start = max(span.start, position)
+            var end = span.range.upperBound
+            if raw < raws.count { end = min(end, max(start, raws[raw].range.lowerBound)) }
+            guard start < end else { continue }
+            out.append(TokenSpan(start: start, length: end - start, token: span.token))
+        }
+        while raw < raws.count {
+            emitRaw(raws[raw])
+            raw += 1
+        }
+        return out
+    }
+
+    /// The raw strings of `bytes`: each `#`s, quotes (one or three) and the same back, the quote
+    /// standing where the definition found a string; with the number of `#`s.
+    private static func rawStrings(_ spans: [TokenSpan], in bytes: [UInt8]) -> [(range: Range<Int>, hashes: Int)] {
+        let hash = UInt8(ascii: "#")
+        let quote = UInt8(ascii: "\"")
+        guard bytes.contains(hash) else { return [] }
+        var found: [(range: Range<Int>, hashes: Int)] = []
+        var spanIndex = 0
+        func isString(_ offset: Int) -> Bool {
+            while spanIndex < spans.count, spans[spanIndex].range.upperBound <= offset { spanIndex += 1 }
+            return spanIndex < spans.count && spans[spanIndex].range.contains(offset)
+                && spans[spanIndex].token != .comment
+        }
+        var index = 0
+        while index < bytes.count {
+            guard bytes[index] == hash, index == 0 || bytes[index - 1] != hash else {
+                index += 1
+                continue
+            }
+            let hashes = bytes[index...].prefix { $0 == hash }.count
+            let open = index + hashes
+            guard open < bytes.count, bytes[open] == quote, isString(open) else {
+                index = open
+                continue
+            }
+            let quotes = bytes[open...].prefix(3).allSatisfy { $0 == quote } && open + 2 < bytes.count ? 3 : 1
+            let closing = [UInt8](repeating: quote, count: quotes) + [UInt8](repeating: hash, count: hashes)
+            var end: Int?
+            var search = open + quotes
+            while search + closing.count <= bytes.count {
+                if bytes[search] == quote, bytes[search..<(search + closing.count)].elementsEqual(closing) {
+                    end = search + closing.count
+                    break
+                }
+                // A one-quote raw string ends at its line.
+                if quotes == 1, bytes[search] == UInt8(ascii: "\n") { break }
+                search += 1
+            }
+            guard let end else {
+                index = open + quotes
+                continue
+            }
+            found.append((index..<end, hashes))
+            index = end
+        }
+        return found
+    }
+
+    /// The tokens of the raw string `range` of `bytes` opened by `hashes` `#`s
+    /// (``withRawStrings(_:in:)``).
+    private static func rawStringTokens(_ range: Range<Int>, hashes: Int, in bytes: [UInt8]) -> [TokenSpan] {
+        var tokens: [TokenSpan] = []
+        var stringStart = range.lowerBound
+        func string(to end: Int) {
+            if end > stringStart {
+                tokens.append(TokenSpan(start: stringStart, length: end - stringStart, token: .string))
+            }
+        }
+        var index = range.lowerBound + hashes + 1
+        while index < range.upperBound - hashes - 1 {
+            let delimiter = index + 1 + hashes
+            guard bytes[index] == UInt8(ascii: "\\"), delimiter < range.upperBound,
+                bytes[(index + 1)..<delimiter].allSatisfy({ $0 == UInt8(ascii: "#") })
+            else {
+                index += 1
+                continue
+            }
+            let next = bytes[delimiter]
+            if next == UInt8(ascii: "("), let close = closingParenthesis(after: delimiter + 1, in: bytes),
+                close < range.upperBound
+            {
+                string(to: index)
+                tokens.append(TokenSpan(start: index, length: delimiter + 1 - index, token: .escape))
+                tokens.append(TokenSpan(start: close, length: 1, token: .escape))
+                index = close + 1
+            } else if next == UInt8(ascii: "u"), let end = scalarEnd(after: delimiter + 1, in: bytes) {
+                string(to: index)
+                tokens.append(TokenSpan(start: index, length: end - index, token: .escape))
+                index = end
+            } else if Array("0\\tnr\"'".utf8).contains(next) {
+                string(to: index)
+                tokens.append(TokenSpan(start: index, length: delimiter + 1 - index, token: .escape))
+                index = delimiter + 1
+            } else {
+                index += 1
+                continue
+            }
+            stringStart = index
+        }
+        string(to: range.upperBound)
+        return tokens
     }
 
     /// Whether the span at `index` stands between two parts of a string (the spans beside it

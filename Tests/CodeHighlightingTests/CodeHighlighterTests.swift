@@ -234,4 +234,51 @@ import Typography
         #expect(keywordLines(texts[2]) == [true, true])
         #expect(keywordLines(texts[0]) == [true, false, true])
     }
+
+    /// A raw string is read as Swift reads it: its backslashes are characters but for the
+    /// escapes of its delimiter (`\#(…)`, `\#n`, `\##(…)` with two hashes); a plain string
+    /// beside it keeps its escapes. The library read `\t` in a raw string as an escape and
+    /// `\(x)` as an interpolation, and `\#(name)` as string.
+    @Test func aRawStringsBackslashesAreItsCharacters() {
+        // Written with `B` for a backslash and `Q` for a quote, so that the Swift below is
+        // read as it stands.
+        let lines = [
+            "let path = #QC:BtempBfile B(notInterp)Q#",
+            "let greeting = #Qhi B#(name)B#nQ#",
+            "let two = ##Qa Q# b B#(no) B##(yes)Q##",
+            "let plain = QtabBtend B(value)Q",
+            "let block = #QQQ",
+            "    raw Bn and B#(line)",
+            "    QQQ#",
+        ]
+        func swift(_ text: String) -> String {
+            text.replacingOccurrences(of: "B", with: "\\").replacingOccurrences(of: "Q", with: "\"")
+        }
+        let source = swift(lines.joined(separator: "\n")) + "\n"
+        let bytes = Array(source.utf8)
+        let spans = CodeHighlighter.tokens(in: source, definition: "Swift")
+        let shown = spans.map { ($0.token, String(decoding: bytes[$0.range], as: UTF8.self)) }
+        func token(of written: String, after marker: String) -> CodeToken? {
+            let text = swift(written)
+            guard let from = source.range(of: marker),
+                let range = source.range(of: text, range: from.upperBound..<source.endIndex)
+            else { return nil }
+            let start = source.utf8.distance(from: source.utf8.startIndex, to: range.lowerBound)
+            return spans.first { $0.range.contains(start) }?.token
+        }
+        #expect(token(of: "Bt", after: "path") == .string, "\(shown)")
+        #expect(token(of: "B(", after: "path") == .string, "\(shown)")
+        #expect(token(of: "B#(", after: "greeting") == .escape, "\(shown)")
+        #expect(token(of: "B#n", after: "greeting") == .escape, "\(shown)")
+        #expect(token(of: "B#(", after: "two") == .string, "\(shown)")
+        #expect(token(of: "B##(", after: "two") == .escape, "\(shown)")
+        #expect(token(of: "Bt", after: "plain") == .escape, "\(shown)")
+        #expect(token(of: "Bn", after: "block") == .string, "\(shown)")
+        #expect(token(of: "B#(", after: "block") == .escape, "\(shown)")
+        var end = 0
+        for span in spans {
+            #expect(span.start >= end && span.length > 0, "\(shown)")
+            end = span.range.upperBound
+        }
+    }
 }
