@@ -193,6 +193,11 @@ struct BlockLayout {
             var lines = layout.paragraphItems(
                 paragraph, background: block.background, padding: block.backgroundPadding, path: path)
             guard !lines.isEmpty else { continue }
+            // A code block in a note copies as written, as one in the text does.
+            if block.isCode, var copies = block.codeSource.flatMap({ CodeCopyTexts(source: $0, drawn: paragraph.text) })
+            {
+                for index in lines.indices { copies.setCopyText(of: &lines[index]) }
+            }
             for anchor in [block.anchor].compactMap({ $0 }) + block.extraAnchors {
                 lines[0].elements.insert(.destination(name: anchor, at: Point(x: left, y: 0)), at: 0)
             }

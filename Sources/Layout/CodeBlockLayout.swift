@@ -171,7 +171,7 @@ extension BlockLayout {
         /// Numbers `item`, the next line, and passes on the lines whose rule is now known.
         mutating func add(_ item: Item, emit: (Item) throws -> Void) rethrows {
             var item = item
-            if copies != nil { setCopyText(of: &item) }
+            copies?.setCopyText(of: &item)
             if let numbers {
                 layout.number(&item, as: &number, paragraph: paragraph, numbers: numbers, padding: padding)
             }
@@ -183,18 +183,6 @@ extension BlockLayout {
             }
             guard isLong else { return }
             while held.count >= CodeBlockRules.linesAtSplit { try emit(released(lineCount: nil)) }
-        }
-
-        /// Gives the code line `item` draws (its last text) the text it copies as
-        /// (``ShapedLine/copyText``).
-        private mutating func setCopyText(of item: inout Item) {
-            let last = item.elements.lastIndex { element in
-                if case .text = element { return true }
-                return false
-            }
-            guard let last, case .text(var line, let x, let baseline) = item.elements[last] else { return }
-            line.copyText = copies?.copyText(of: line)
-            item.elements[last] = .text(line, x: x, baseline: baseline)
         }
 
         /// Passes on the lines still held: the block has ended.

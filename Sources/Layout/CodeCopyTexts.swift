@@ -53,6 +53,18 @@ struct CodeCopyTexts {
         }
     }
 
+    /// Gives the code line `item` draws (its last text), the block's next drawn line, the text
+    /// it copies as (``ShapedLine/copyText``).
+    mutating func setCopyText(of item: inout Item) {
+        let last = item.elements.lastIndex { element in
+            if case .text = element { return true }
+            return false
+        }
+        guard let last, case .text(var line, let x, let baseline) = item.elements[last] else { return }
+        line.copyText = copyText(of: line)
+        item.elements[last] = .text(line, x: x, baseline: baseline)
+    }
+
     /// The copy text of `shaped`, the block's next drawn line: nil when it copies as its glyphs
     /// read.
     mutating func copyText(of shaped: ShapedLine) -> String? {

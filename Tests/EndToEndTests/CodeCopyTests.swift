@@ -93,6 +93,27 @@ import Testing
         #expect(words.allSatisfy(copied.contains), "\(words.filter { !copied.contains($0) })")
     }
 
+    /// A code block in a footnote copies as written, as one in the text does: its lines were
+    /// read off their glyphs (a tab as spaces, two spaces as one, a line's end apart).
+    @Test(arguments: [
+        ("note-tab", "def note():\treturn  1  # comment\nx = 1\n"),
+        ("note-makefile", "all: app\n\tcc -o app main.c\n"),
+        ("note-indent", "if x:\n    y()   \n"),
+    ])
+    func aCodeBlockInANoteCopiesAsWritten(name: String, code: String) throws {
+        let indented = code.split(separator: "\n", omittingEmptySubsequences: false).dropLast().map { "    " + $0 }
+        let markdown =
+            "Body.[^1]\n\n[^1]: Before.\n\n    ```python\n" + indented.joined(separator: "\n")
+            + "\n    ```\n\n    After.\n"
+        let source = Render.folder + "/code-copy-\(name).md"
+        let pdf = Render.folder + "/code-copy-\(name).pdf"
+        try Data(markdown.utf8).write(to: URL(fileURLWithPath: source))
+        let result = try typeset(["render", source, "-o", pdf])
+        #expect(result.status == 0 && !result.output.contains("warning"), "\(result.output)")
+        let text = try PDFProbe.text(pdf)
+        #expect(text.contains(String(code.dropLast())), "\(text.debugDescription)")
+    }
+
     /// A source line with CRLF line ends copies with its tab, its lines apart.
     @Test func aCRLFSourceCopiesAsWritten() throws {
         let code = "all: app\n\tcc -o app main.c\n\t@echo done\n"
