@@ -91,9 +91,11 @@ struct CodeCopyTexts {
     }
 
     /// Whether `line`, read off its glyphs, would not copy as written: it has a tab, starts or
-    /// ends with a space, has two spaces in a row, or holds a character that draws no glyph
+    /// ends with a space, has two spaces in a row, holds a character that draws no glyph
     /// (Unicode's Default_Ignorable_Code_Point: a zero-width space or joiner, a word joiner, a
-    /// soft hyphen, a byte order mark), which a reader of glyphs cannot see.
+    /// soft hyphen, a byte order mark), which a reader of glyphs cannot see, or a space other
+    /// than U+0020 (a no-break space, a figure or thin space, Unicode's Zs), drawn with a face's
+    /// space glyph and read back as U+0020.
     static func copiesOtherwise(_ line: Substring) -> Bool {
         var previousIsSpace = true
         var isASCII = true
@@ -105,7 +107,11 @@ struct CodeCopyTexts {
             if byte >= 0x80 { isASCII = false }
         }
         if previousIsSpace && !line.isEmpty { return true }
-        return !isASCII && line.unicodeScalars.contains { $0.properties.isDefaultIgnorableCodePoint }
+        return !isASCII
+            && line.unicodeScalars.contains {
+                $0.properties.isDefaultIgnorableCodePoint
+                    || ($0 != " " && $0.properties.generalCategory == .spaceSeparator)
+            }
     }
 
     /// Whether `line` holds right-to-left letters (not the byte order mark that ends their

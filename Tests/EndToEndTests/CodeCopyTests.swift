@@ -45,6 +45,9 @@ import Testing
         ("zero-width", "x = \"a\u{200B}b\"\ny = \"c\u{200D}d\"\n"),
         ("joiner-and-soft-hyphen", "w = \"g\u{2060}h\"\nz = \"e\u{00AD}f\"\n"),
         ("byte-order-mark", "s = \"\u{FEFF}x\" + \"\u{200C}\"\n"),
+        // Spaces other than U+0020, drawn with the space glyph, which reads back as U+0020.
+        ("no-break-space", "const d = \"nbsp\u{00A0}here\";\n"),
+        ("figure-and-thin-space", "n = \"1\u{2007}000\u{2009}m\u{202F}x\"\n"),
         // A block ending in an empty line (as code pasted from an editor does): its lines
         // copied as their glyphs read, the source's lines and the drawn ones not paired up.
         ("trailing-empty-line", "all: app\n\tcc -o app main.c\n\n"),
