@@ -18,6 +18,8 @@ public struct CodeBlockInfo: Hashable, Sendable {
     public var numberLines = false
     /// `startFrom="10"`: the first line's number (1 unless given).
     public var startFrom = 1
+    /// `tab-size=8`: columns between the block's tab stops; nil: those of the text around it.
+    public var tabSize: Int?
     /// `#lst:main` inside the braces: the block's id, a link's destination (Pandoc's
     /// `fenced_code_attributes`).
     public var id: String?
@@ -85,7 +87,8 @@ public struct CodeBlockInfo: Hashable, Sendable {
         }
     }
 
-    /// Reads one `key=value` attribute, its value unquoted: `startFrom` and `highlight`.
+    /// Reads one `key=value` attribute, its value unquoted: `startFrom`, `highlight` and
+    /// `tab-size`.
     private mutating func read(key: Substring, value: String) {
         let normalized = key.lowercased().replacingOccurrences(of: "-", with: "")
         if normalized == "startfrom" {
@@ -99,6 +102,15 @@ public struct CodeBlockInfo: Hashable, Sendable {
             }
         }
         if normalized == "highlight", value.lowercased() == "false" { highlight = false }
+        if normalized == "tabsize" {
+            if let columns = Int(value.trimmingCharacters(in: .whitespaces)), (1...16).contains(columns) {
+                tabSize = columns
+            } else {
+                problems.append(
+                    "'\(key)' is a whole number of columns from 1 to 16, not '\(value.prefix(40))'; "
+                        + "the text's tab stops are kept")
+            }
+        }
     }
 
     /// What GitHub draws a block of this language as instead of its code (GitHub Docs, "Creating

@@ -765,7 +765,7 @@ public struct Styler: Sendable {
         _ text: String, info: CodeBlockInfo, block: Block, context: BlockContext, overrides: StyleOverrides,
         to blocks: inout [StyledBlock]
     ) {
-        for problem in info.problems { warn(problem, block.location, kind: .content) }
+        for problem in info.problems { warn(problem, block.location, kind: .attribute) }
         if let drawing = info.gitHubDrawing, let language = info.language {
             warn(
                 "GitHub draws a ```\(language) block as \(drawing); it is set here as its source (draw it as an "
@@ -797,7 +797,7 @@ public struct Styler: Sendable {
             hangulLineBreak: .anywhere, breakAnywhere: true)
         style.leadingAdjustment = cascade.leading
         style.hangingIndent = cascade.font.size * 1.5  // room for the ↪ continuation mark
-        var body = Styler.expandingTabs(text, size: overrides.tabSize ?? context.tabSize ?? tabSize)
+        var body = Styler.expandingTabs(text, size: info.tabSize ?? overrides.tabSize ?? context.tabSize ?? tabSize)
         if body.hasSuffix("\n") { body.removeLast() }
         // A paragraph separator (U+2029) in a code line is drawn as a line separator (U+2028, as
         // many bytes): Pango breaks the line at either (UAX #14, class BK), and the drawn line

@@ -58,6 +58,18 @@ import Typography
         #expect(info.problems.count == 1 && info.problems[0].contains("startFrom=\"\(value)\""), "\(info.problems)")
     }
 
+    /// A block's own `tab-size` sets its tab stops, as a div's sets those of the blocks in it
+    /// (it was silently ignored); one that is no whole number from 1 to 16 is said.
+    @Test func aBlocksTabSizeIsItsOwn() {
+        #expect(CodeBlockInfo(info: "{.go tab-size=8}").tabSize == 8)
+        #expect(CodeBlockInfo(info: "go {tabsize=2}").tabSize == 2)
+        #expect(CodeBlockInfo(info: "go").tabSize == nil)
+        for value in ["0", "17", "x", "2.5"] {
+            let info = CodeBlockInfo(info: "{.go tab-size=\(value)}")
+            #expect(info.tabSize == nil && info.problems.count == 1, "\(value): \(info.problems)")
+        }
+    }
+
     /// Inside braces a quoted value is one word, spaces and all, as Pandoc reads attributes:
     /// a class or a brace written inside quotes named the language or ended the braces.
     @Test func quotedValuesAreOneWord() {
