@@ -47,16 +47,22 @@ extension MathLayout {
         return assemblyBox(parts, length: target, vertical: false, style)
     }
 
-    /// An assembly of `parts` at least `length` font units long: the extenders repeated until
-    /// the parts reach it with the least overlap, then the overlap shared out evenly.
+    /// An assembly of `parts` at least `length` font units long: the extenders repeated as
+    /// often as the parts need to reach it with the least overlap (at most
+    /// ``mostExtenderRepeats`` times), then the overlap shared out evenly.
     func assemblyBox(_ parts: [MathGlyphPart], length: Double, vertical: Bool, _ style: MathStyle) -> MathBox {
         let overlap = font.minimumConnectorOverlap
-        var sequence: [MathGlyphPart] = []
-        for repeats in 1...64 {
-            sequence = parts.flatMap { $0.isExtender ? Array(repeating: $0, count: repeats) : [$0] }
-            let longest = sequence.reduce(0) { $0 + $1.fullAdvance } - Double(sequence.count - 1) * overlap
-            if longest >= length { break }
+        // With each extender repeated r times and every joint overlapping by `overlap`, the
+        // parts reach fixed + r × perRepeat: the repeats that reach `length` are found at once.
+        let extenders = parts.filter(\.isExtender)
+        let others = parts.filter { !$0.isExtender }
+        let fixed = others.reduce(0) { $0 + $1.fullAdvance } - Double(others.count - 1) * overlap
+        let perRepeat = extenders.reduce(0) { $0 + $1.fullAdvance } - Double(extenders.count) * overlap
+        var repeats = 1
+        if perRepeat > 0, length > fixed {
+            repeats = min(Self.mostExtenderRepeats, max(1, Int(((length - fixed) / perRepeat).rounded(.up))))
         }
+        let sequence = parts.flatMap { $0.isExtender ? Array(repeating: $0, count: repeats) : [$0] }
         let total = sequence.reduce(0) { $0 + $1.fullAdvance }
         var shared = sequence.count > 1 ? (total - length) / Double(sequence.count - 1) : 0
         let connectorLimit =
@@ -86,6 +92,10 @@ extension MathLayout {
         box.isCharacter = false
         return box
     }
+
+    /// The most times an assembly repeats its extenders: a delimiter around some thousands of
+    /// rows, past which a formula's own limits have set it smaller.
+    static let mostExtenderRepeats = 8_192
 
     /// A delimiter at least `size` pt tall, centred on the axis; none (nil): an empty box of
     /// `\nulldelimiterspace` (0.12 em, LaTeX's 1.2 pt at 10 pt).

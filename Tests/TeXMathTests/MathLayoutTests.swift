@@ -355,6 +355,28 @@ struct FixedMathFont: MathFont {
         #expect(!glyphs.isEmpty)  // a size variant, not the nominal parenthesis
     }
 
+    /// A glyph assembly reaches any length its extenders can: a delimiter around 40 rows of
+    /// a matrix (some 500 pt) covered only their middle rows when the extenders were repeated
+    /// at most 64 times; the fewest repeats that reach the length are taken.
+    @Test(arguments: [300.0, 3_000.0, 50_000.0])
+    func anAssemblyReachesTheLengthAskedWithTheFewestRepeats(_ length: Double) {
+        let extender = MathGlyphPart(glyph: 2, startConnector: 50, endConnector: 50, fullAdvance: 100, isExtender: true)
+        let parts = [
+            MathGlyphPart(glyph: 1, startConnector: 0, endConnector: 50, fullAdvance: 300, isExtender: false),
+            extender,
+            MathGlyphPart(glyph: 3, startConnector: 50, endConnector: 0, fullAdvance: 300, isExtender: false),
+        ]
+        let box = Self.layout.assemblyBox(parts, length: length, vertical: true, MathStyle(.display))
+        // Font units at 10 pt and 1,000 units an em: a hundredth of a point a unit.
+        let reached = (box.height + box.depth) * 100
+        #expect(reached >= length - 1e-6, "\(reached) against \(length)")
+        let repeats = box.items.count - 2
+        // One repeat fewer would not reach: each adds 100 units less the 10 of overlap, to the
+        // 590 of the two ends joined.
+        #expect(Double(repeats) * 90 + 590 >= length, "\(repeats)")
+        #expect(repeats == 1 || Double(repeats - 1) * 90 + 590 < length, "\(repeats)")
+    }
+
     /// A fraction of `\frac`, `\genfrac` or `\binom` is an Ord atom, as LaTeX's braces make it:
     /// no thin space between it and a letter (`\frac12 m`), as with `{\frac12}m`.
     @Test func fractionsAreOrdinaryAtoms() {
