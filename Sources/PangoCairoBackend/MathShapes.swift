@@ -535,7 +535,7 @@ enum MathShapes {
 
     /// The box of a displayed formula numbered by row (``InlineFormula/TaggedFrame/rowLabels``):
     /// the formula `frame.inset` pt into a box `frame.width` pt wide, each row's label at the
-    /// text's size (the formula's own, not shrunk with it) flush right at the box's right edge,
+    /// text's size (``fittedLabelSize(_:frame:size:layout:text:)``) flush right at the box's right edge,
     /// on its row's baseline, or for a row that leaves it no room on a line of its own under the
     /// row, a third of an em below it, the rows after it moved down to make room (amsmath's
     /// placement of a tag that does not fit beside its row).
@@ -543,7 +543,7 @@ enum MathShapes {
         _ formula: InlineFormula, frame: InlineFormula.TaggedFrame, size: Double, layout: MathLayout,
         text: PangoMathText
     ) -> MathBox {
-        let labelSize = size / formula.scale
+        let labelSize = fittedLabelSize(formula, frame: frame, size: size, layout: layout, text: text)
         let gap = labelSize / 3
         var spaced = formula.formula
         for label in frame.rowLabels where label.below {
@@ -569,6 +569,30 @@ enum MathShapes {
             framed.depth = max(framed.depth, -baseline + extent.descent)
         }
         return framed
+    }
+
+    /// The size of a row-labelled formula's labels, pt: the text's (the formula's own, not
+    /// shrunk with it), unless the rows whose labels stand on their baselines are closer than a
+    /// label of that size is tall (a formula set smaller to fit the text area's height), where
+    /// the labels are set smaller, to nine tenths of the closest two rows' distance, so that
+    /// they do not run into one another.
+    private static func fittedLabelSize(
+        _ formula: InlineFormula, frame: InlineFormula.TaggedFrame, size: Double, layout: MathLayout,
+        text: PangoMathText
+    ) -> Double {
+        let labelSize = size / formula.scale
+        guard formula.scale < 1 else { return labelSize }
+        let rows = layout.layout(formula.formula, style: .display).rows
+        let onBaselines = frame.rowLabels.filter { !$0.below && rows.indices.contains($0.row) }.map(\.row).sorted()
+        let pitch = zip(onBaselines, onBaselines.dropFirst()).map { rows[$0].baseline - rows[$1].baseline }.min()
+        guard let pitch, pitch > 0, let tallest = frame.rowLabels.max(by: { $0.text.count < $1.text.count }) else {
+            return labelSize
+        }
+        let extent = text.measure(tallest.text, face: .regular, size: labelSize)
+        let height = extent.ascent + extent.descent
+        // A tenth of the distance kept clear between two labels.
+        let room = pitch * 0.9
+        return height > room ? labelSize * room / height : labelSize
     }
 
     /// The frame of a displayed formula numbered by row (``MathFormula/rowTags``) set in a

@@ -66,6 +66,28 @@ import Typography
     /// it, as a display with no break is, rather than run off the page: no ink in the right
     /// margin. The warning quotes it as its TeX source (not as the U+FFFC that stands for it
     /// in the line's text) and stands at its `$`; a formula nested too deeply is reported once.
+    /// A numbered alignment set smaller to fit the text area's height keeps its labels apart:
+    /// they stood at the text's size on rows closer together than they are tall, each running
+    /// into the next (read from the page at 300 dpi: the labels' column, right of the rows, as
+    /// runs of rows of ink, one a label). A short one keeps them at the text's size.
+    @Test(arguments: [70, 3])
+    func rowLabelsOfAShrunkAlignmentStayApart(_ rowCount: Int) throws {
+        let rows = (0..<rowCount).map { "x_{\($0)} &= \($0)" }.joined(separator: " \\\\ ")
+        let (pdf, _) = try Render.markdown(
+            "Text.\n\n\\begin{align}" + rows + "\\end{align}\n", name: "shrunk-labels-\(rowCount)")
+        // The formula's word spans its rows and labels; its labels end at its right edge.
+        let formula = try #require(try PDFProbe.words(pdf).first { $0.text.hasPrefix("\\begin{align}") })
+        let dpi = 300.0
+        let scale = dpi / 72
+        let crop = [
+            "-x", "\(Int((formula.xMax - 16) * scale))", "-y", "\(Int((formula.yMin - 12) * scale))", "-W",
+            "\(Int(18 * scale))", "-H", "\(Int((760 - formula.yMin) * scale))",
+        ]
+        let inkRows = try PDFProbe.rowsWithInk(pdf, page: 1, dpi: dpi, crop: crop)
+        let runs = zip(inkRows, inkRows.dropFirst()).filter { $1 > $0 + 1 }.count + (inkRows.isEmpty ? 0 : 1)
+        #expect(runs == rowCount, "\(runs) runs of ink for \(rowCount) labels")
+    }
+
     @Test func anOverwideFormulaIsQuotedAsItsSource() throws {
         let wide = #"\frac{"# + String(repeating: "a", count: 120) + "}{b}"
         let deep = String(repeating: "{", count: 260) + "x" + String(repeating: "}", count: 260)
