@@ -662,7 +662,8 @@ enum MathShapes {
         return MathLayout(
             font: font, size: size, errorColor: MathColor(red: error.red, green: error.green, blue: error.blue),
             colors: { name in
-                let color = colors[name] ?? CSSColors.color(named: name)
+                let color =
+                    colors[name] ?? CSSColors.color(named: name) ?? (name.hasPrefix("#") ? RGBAColor(hex: name) : nil)
                 return color.map { MathColor(red: $0.red, green: $0.green, blue: $0.blue, alpha: $0.alpha) }
             }, textMeasurer: text)
     }

@@ -205,6 +205,15 @@ extension Styler {
                     of: problem, in: source, lineStarts: lineStarts, display: display, formula: location,
                     sourceStart: sourceStart))
         }
+        for named in formula.colorNames where !named.name.isEmpty && !knowsColor(named.name) {
+            warn(
+                "'\(named.name)' names no colour (the theme's colours, CSS colour names, #RRGGBB, or xcolor's "
+                    + "[HTML], [rgb], [RGB] and [gray] models); the formula keeps the text's colour",
+                Self.place(
+                    of: MathProblem(message: "", offset: named.offset), in: source,
+                    lineStarts: lineStarts.isEmpty ? Self.lineStarts(of: source) : lineStarts, display: display,
+                    formula: location, sourceStart: sourceStart))
+        }
         for key in formula.labels.keys.sorted() where !labelsGiven.insert(key).inserted {
             warn(
                 "\\label{\(key)} is given to a second formula: references print the last one's tag (LaTeX's \"multiply "
@@ -242,6 +251,13 @@ extension Styler {
             values.inlineFormula = content
             return StyledRun("\u{FFFC}", style: RunStyle(appearance: RunAppearance(values), link: cascade.link))
         }
+    }
+
+    /// Whether a formula's `\color` can name `name`: one of the theme's colours, a CSS colour
+    /// name, or `#RGB` / `#RRGGBB`.
+    func knowsColor(_ name: String) -> Bool {
+        theme.colors[name] != nil || CSSColors.color(named: name) != nil
+            || (name.hasPrefix("#") && RGBAColor(hex: name) != nil)
     }
 
     /// Where `problem` is in the document: its offset into the formula's `source` counted from

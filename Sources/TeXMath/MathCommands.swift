@@ -122,6 +122,55 @@ extension MathParser {
         "bbox": MathMacro(parameterCount: 2, optionalDefault: "", body: "{#2}"),
     ]
 
+    /// The colour argument of `\color` or `\textcolor` (the command read, at `start`): a name,
+    /// or, after one of xcolor's models (`[HTML]{FF8800}`, `[rgb]{1,0,0.5}`, `[RGB]{255,0,128}`,
+    /// `[gray]{0.5}`), that colour written `#RRGGBB`; noted in ``colorNames``. A model xcolor
+    /// has not, or a value it does not take, is said, and the text keeps its colour.
+    mutating func readColor(at start: Int) -> String {
+        let model = readOptionalRaw()?.trimmingSpaces
+        let value = readRawArgument().trimmingSpaces
+        var color = value
+        if let model {
+            if let hex = Self.hexColor(model: model, value: value) {
+                color = hex
+            } else {
+                problem("'[\(model)]{\(value)}' is no colour (xcolor's models: HTML, rgb, RGB, gray)", at: start)
+                color = ""
+            }
+        }
+        colorNames.append(MathColorName(name: color, offset: offsets[min(start, offsets.count - 1)]))
+        return color
+    }
+
+    /// `value` in xcolor's `model` as `#RRGGBB`; nil when the model is not one of HTML, rgb,
+    /// RGB and gray, or the value not one it takes.
+    static func hexColor(model: String, value: String) -> String? {
+        let numbers = value.split(separator: ",").map { Double(String($0).trimmingSpaces) }
+        var components: [Double]
+        switch model {
+        case "HTML":
+            guard value.count == 6, value.allSatisfy(\.isHexDigit) else { return nil }
+            return "#" + value.uppercased()
+        case "rgb":
+            guard numbers.count == 3, numbers.allSatisfy({ ($0 ?? -1) >= 0 && ($0 ?? 2) <= 1 }) else { return nil }
+            components = numbers.map { $0! * 255 }
+        case "RGB":
+            guard numbers.count == 3, numbers.allSatisfy({ ($0 ?? -1) >= 0 && ($0 ?? 256) <= 255 }) else { return nil }
+            components = numbers.map { $0! }
+        case "gray":
+            guard numbers.count == 1, let gray = numbers[0], gray >= 0, gray <= 1 else { return nil }
+            components = [gray * 255, gray * 255, gray * 255]
+        default:
+            return nil
+        }
+        let digits = Array("0123456789ABCDEF")
+        return "#"
+            + components.map { component -> String in
+                let byte = min(255, max(0, Int(component.rounded())))
+                return String([digits[byte / 16], digits[byte % 16]])
+            }.joined()
+    }
+
     mutating func unknown(_ name: String, at start: Int, into nodes: inout [MathNode]) {
         let near = MathSymbols.nearName(to: name).map { "; did you mean \\\($0)?" } ?? ""
         problem("unknown math command \\\(name)\(near)", at: start)
@@ -257,11 +306,11 @@ extension MathParser {
         case "scriptstyle": nodes.append(.style(.script))
         case "scriptscriptstyle": nodes.append(.style(.scriptScript))
         case "color":
-            let color = readRawArgument()
+            let color = readColor(at: start)
             let rest = parseList(stop: stop)
             nodes.append(.atom(MathAtom(.ord, .colored(color, rest))))
         case "textcolor":
-            let color = readRawArgument()
+            let color = readColor(at: start)
             nodes.append(.atom(MathAtom(.ord, .colored(color, parseArgument()))))
         case "tag", "tag*":
             let label = tagText(readRawArgument(), at: start)
@@ -325,6 +374,12 @@ extension MathParser {
             }
         case "bmod":
             nodes.append(.atom(MathAtom(.bin, .text("mod"))))
+        case "colon":
+            // amsmath's `\colon` (`f\colon A \to B`): 2 mu, the colon as an ordinary symbol,
+            // then 6 mu, where a bare colon, punctuation, takes none before and 3 after.
+            nodes.append(.space(2, fixed: false))
+            nodes.append(.atom(MathAtom(.ord, .symbol(":"))))
+            nodes.append(.space(6, fixed: false))
         case "mod":
             // amsmath: 18 mu before "mod" in a displayed formula, 12 mu inline, 6 mu after it.
             let argument = parseArgument()

@@ -334,6 +334,16 @@ public enum MathNode: Hashable, Sendable {
     case style(MathStyle.Level)
 }
 
+/// A colour a formula names (`\color{name}`), and the UTF-8 offset of its command in the
+/// formula's source (``MathFormula/colorNames``).
+public struct MathColorName: Hashable, Sendable {
+    /// The colour's name as written, or `#RRGGBB` for one given in an xcolor model; empty for
+    /// one that was no colour.
+    public var name: String
+    /// The UTF-8 offset of the command.
+    public var offset: Int
+}
+
 /// A reference to a formula's label (`\eqref{key}`, `\ref{key}`): the key, where it is written
 /// (a UTF-8 offset into the formula's source), and the tag it printed (nil: none was known).
 public struct MathReference: Hashable, Sendable {
@@ -388,6 +398,11 @@ public struct MathFormula: Hashable, Sendable {
     /// no label was known for it, `??` printed): the same source with other labels known is
     /// another formula.
     public var references: [MathReference] = []
+    /// The colours `\color` and `\textcolor` name, each with the UTF-8 offset of its command,
+    /// for a caller that knows the document's colours to warn of one it does not
+    /// (``MathParser`` writes a colour given in a model, `[HTML]{FF8800}`, `[rgb]{1,0,0}`,
+    /// as `#FF8800`).
+    public var colorNames: [MathColorName] = []
     /// The label of each row of the formula's numbered multi-row environment (amsmath's
     /// `align`, `gather`, `alignat`, `flalign`, `eqnarray`: a number or `\tag` a row;
     /// `multline`: one, on its last row), by row of that environment's array, as shown (`(3)`,

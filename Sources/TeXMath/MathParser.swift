@@ -49,6 +49,8 @@ public struct MathParser {
     var tagsBeforeLabel: [Int] = []
     var tagCount = 0
     var references: [MathReference] = []
+    /// The colours named so far, with the offset of their command (``MathFormula/colorNames``).
+    var colorNames: [MathColorName] = []
     /// The argument of the formula's `\tag` as written (`1`, `A`).
     var rawTag: String?
     /// Whether `\notag` or `\nonumber` was read (in a numbered environment's row: that row
@@ -138,6 +140,7 @@ public struct MathParser {
         formula.nodeOffsets = offsets
         formula.usedMacros = parser.usedMacros
         formula.references = parser.references
+        formula.colorNames = parser.colorNames
         if let rawTag = parser.rawTag {
             for (key, tags) in zip(parser.labelKeys, parser.tagsBeforeLabel) where tags <= 1 {
                 formula.labels[key] = rawTag
@@ -493,15 +496,21 @@ public struct MathParser {
         }
         // Taken out of the list, so that its scripts are held once and grow in place: copied at
         // each `^`, `x^x^x…` took time quadratic in its scripts.
+        let double = superscript ? atom.superscript.map { !$0.isPrimes } ?? false : atom.subscript != nil
+        if double {
+            // TeX's recovery (The TeXbook, chapter 17: "I treat `x^1^2` essentially like
+            // `x^1{}^2`"): the second script on an empty atom of its own, after the first.
+            problem(superscript ? "double superscript" : "double subscript", at: start)
+            var empty = MathAtom(.ord, .list([]))
+            if superscript { empty.superscript = script } else { empty.subscript = script }
+            nodes.append(.atom(empty))
+            return
+        }
         nodes.removeLast()
         if superscript {
-            if let existing = atom.superscript, !existing.isPrimes {
-                problem("double superscript", at: start)
-            }
             atom.superscript = atom.superscript ?? []
             atom.superscript?.append(contentsOf: script)
         } else {
-            if atom.subscript != nil { problem("double subscript", at: start) }
             atom.subscript = atom.subscript ?? []
             atom.subscript?.append(contentsOf: script)
         }

@@ -88,6 +88,21 @@ import Typography
         #expect(runs == rowCount, "\(runs) runs of ink for \(rowCount) labels")
     }
 
+    /// A colour a formula names that is none of the theme's, CSS's or `#RRGGBB` is warned about
+    /// where its command is written (it was set in the text's colour silently); `#00aa00` and
+    /// xcolor's models colour their text.
+    @Test func aFormulasUnknownColourIsWarnedAboutWhereItIsWritten() throws {
+        let markdown =
+            "Ok $\\color{#00aa00} h$ and $\\color[HTML]{FF8800} y$.\n\nBad $x + \\textcolor{nosuchcolour}{x}$.\n"
+        let (pdf, report) = try Render.markdown(markdown, name: "formula-colours")
+        let warnings = report.diagnostics.filter { $0.message.contains("names no colour") }
+        #expect(warnings.count == 1, "\(report.diagnostics)")
+        #expect(warnings.first?.message.contains("nosuchcolour") == true)
+        #expect(warnings.first?.location?.line == 3 && warnings.first?.location?.column == 10, "\(warnings)")
+        let colours = Set(try PDFColoredText.read(pdf).map(\.color))
+        #expect(colours.count >= 3, "\(colours)")
+    }
+
     @Test func anOverwideFormulaIsQuotedAsItsSource() throws {
         let wide = #"\frac{"# + String(repeating: "a", count: 120) + "}{b}"
         let deep = String(repeating: "{", count: 260) + "x" + String(repeating: "}", count: 260)

@@ -92,6 +92,46 @@ struct FixedMathFont: MathFont {
         #expect(Self.width(#"\begin{aligned}[a, b] &= I \end{aligned}"#, .display) > Self.width("I = I", .display))
     }
 
+    /// amsmath's `\colon`: 2 mu before the colon and 6 after (`f\colon A`), where it was set
+    /// as a bare colon's punctuation (none before, 3 mu after).
+    @Test func colonIsSpacedAsAmsmathSpacesIt() {
+        let em = 10.0
+        #expect(abs(Self.width(#"a\colon b"#) - (15 + 8 * em / 18)) < 1e-9, "\(Self.width(#"a\colon b"#))")
+        #expect(abs(Self.width(#"a\colon b"#) - Self.width(#"a\mathpunct{:}b"#) - 5 * em / 18) < 1e-9)
+    }
+
+    /// A second superscript or subscript is set as TeX recovers from it (The TeXbook, chapter
+    /// 17: `x^1^2` as `x^1{}^2`), with a warning: it was joined to the first (`a^{bc}`).
+    @Test(arguments: ["a^b^c", "a_1_2", "x^{1}^{2}_3"])
+    func aDoubleScriptIsSetAsTeXRecoversFromIt(_ source: String) {
+        let formula = MathParser.parse(source)
+        #expect(formula.problems.count == 1 && formula.problems[0].message.hasPrefix("double"), "\(formula.problems)")
+        #expect(formula.nodes.count == 2, "\(formula.nodes)")
+        #expect(formula.plainText.filter { !$0.isWhitespace }.count >= 3)
+    }
+
+    /// xcolor's models name colours as `#RRGGBB` (`[HTML]{FF8800}`, `[rgb]{1,0,0}`,
+    /// `[RGB]{0,128,0}`, `[gray]{0.5}`), each noted with its command's place; a model xcolor
+    /// has not, or a value out of its range, is said and names none. The model and value were
+    /// set as math: `HTML]FF8800y`.
+    @Test func xcolorModelsNameColours() {
+        let cases: [(String, String)] = [
+            (#"\color[HTML]{FF8800} y"#, "#FF8800"), (#"\textcolor[rgb]{1,0,0}{w}"#, "#FF0000"),
+            (#"\textcolor[RGB]{0,128,0}{v}"#, "#008000"), (#"\color[gray]{0.5} g"#, "#808080"),
+            (#"\color{teal} t"#, "teal"),
+        ]
+        for (source, name) in cases {
+            let formula = MathParser.parse(source)
+            #expect(formula.problems.isEmpty, "\(source): \(formula.problems)")
+            #expect(formula.colorNames.map(\.name) == [name], "\(source)")
+            #expect(!formula.plainText.contains("]"), "\(source): \(formula.plainText)")
+        }
+        for source in [#"\color[cmyk]{0,1,1,0} k"#, #"\color[rgb]{2,0,0} k"#, #"\color[HTML]{FF88} k"#] {
+            let formula = MathParser.parse(source)
+            #expect(formula.problems.count == 1 && formula.colorNames.map(\.name) == [""], "\(source)")
+        }
+    }
+
     @Test func spacesBetweenAtomsFollowTeXsTable() {
         // Glyphs 5 pt; a medium space around a binary operator is 4 mu = 4/18 em, a thick one
         // around a relation 5 mu.

@@ -361,7 +361,7 @@ import Testing
         let cases: [(String, String)] = [
             (#"\R^n"#, "ℝⁿ"), (#"\abs{x}"#, "|x|"), (#"\p{y}"#, "x+y"), (#"\p[z]{y}"#, "z+y"),
             (#"\pair{a}{b}"#, "(a,b)"), (#"\tr A"#, "trA"), (#"\vec{v}"#, "𝐯"), (#"\frac{a}{b}"#, "a/b"),
-            (#"f\colon A \to B"#, "f:A↦B"),
+            (#"f\colon A \to B"#, "f : A↦B"),
         ]
         for (source, text) in cases {
             let formula = MathParser.parse(source, macros: &macros)
