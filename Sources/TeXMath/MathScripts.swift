@@ -201,6 +201,21 @@ extension MathLayout {
                 accentGlyph = assemblyBox(parts, length: limit, vertical: false, style)
             }
         }
+        if base.isEmpty {
+            // An accent over nothing (`\hat{}`) stands alone, as MathJax and Typst set it: its
+            // spacing form (ˆ for the combining circumflex), or the accent given room of its own;
+            // over TeX's empty box it would be a formula of no width, drawn over the text beside it.
+            if let spacing = Self.spacingAccents[scalar], let glyph = font.glyph(for: spacing) {
+                return glyphBox(glyph, style)
+            }
+            var box = MathBox()
+            let width = max(accentGlyph.width, em(style) / 2)
+            // Its attachment point (the middle of a combining mark's ink, left of its origin)
+            // over the middle of its room.
+            box.place(accentGlyph, x: width / 2 - (accentGlyph.accentAttachment ?? accentGlyph.width / 2), y: 0)
+            box.width = width
+            return box
+        }
         let baseAttachment =
             baseBox.isCharacter ? (baseBox.accentAttachment ?? baseBox.width / 2) : baseBox.width / 2
         let accentAttachment = accentGlyph.accentAttachment ?? accentGlyph.width / 2
@@ -216,6 +231,14 @@ extension MathLayout {
         box.italicsCorrection = baseBox.italicsCorrection
         return box
     }
+
+    /// The spacing form of each combining accent a command draws (Unicode's Spacing Modifier
+    /// Letters and Latin-1 forms): set for an accent over nothing.
+    static let spacingAccents: [Unicode.Scalar: Unicode.Scalar] = [
+        "\u{0300}": "\u{0060}", "\u{0301}": "\u{00B4}", "\u{0302}": "\u{02C6}", "\u{0303}": "\u{02DC}",
+        "\u{0304}": "\u{00AF}", "\u{0305}": "\u{00AF}", "\u{0306}": "\u{02D8}", "\u{0307}": "\u{02D9}",
+        "\u{0308}": "\u{00A8}", "\u{030A}": "\u{02DA}", "\u{030C}": "\u{02C7}",
+    ]
 
     /// `\overline` and `\underline` (Appendix G, rules 9 and 10, with the MATH table's overbar
     /// and underbar constants).

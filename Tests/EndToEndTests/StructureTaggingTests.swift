@@ -282,6 +282,19 @@ import Testing
         #expect(squeezed(alts.joined()) == squeezed("F = " + sum), "\(alts)")
     }
 
+    /// A formula of an accent over nothing (`$\hat{}$`) is a `Formula` with its source, and the
+    /// text after it reads in order: it had no width, no element, and its combining mark was
+    /// read on a line of its own after the paragraph.
+    @Test func anAccentOverNothingIsAFormula() throws {
+        let (pdf, _) = try Render.markdown("Hat $\\hat{}$ here and $\\tilde{}$ there.\n", name: "empty-accent")
+        let alts = try Self.tree(pdf).all.filter { $0.type == "Formula" }.compactMap(\.alternativeText)
+        #expect(alts == [#"\hat{}"#, #"\tilde{}"#], "\(alts)")
+        #expect(try PDFProbe.text(pdf).contains(#"Hat \hat{} here and \tilde{} there."#))
+        // One with no spacing form: the combining mark in room of its own.
+        let (vector, _) = try Render.markdown("Vector $\\vec{}$ there.\n", name: "empty-accent-vector")
+        #expect(try PDFProbe.text(vector).contains(#"Vector \vec{} there."#))
+    }
+
     /// An inline formula is cut into pieces after its relations and operations so that a line
     /// may break there; the pieces side by side on one line are one `Formula` whose `/Alt` is
     /// their source, and copy as it without a space between them. A formula the line breaks

@@ -132,6 +132,14 @@ struct FixedMathFont: MathFont {
         }
     }
 
+    /// An accent over nothing stands alone with a width of its own (its spacing form, or room
+    /// for the combining mark): over TeX's empty box the formula had no width, and its accent
+    /// was drawn over the text beside it.
+    @Test(arguments: [#"\hat{}"#, #"\vec{}"#, #"\tilde{}"#, #"\dot{}"#, #"\widehat{}"#])
+    func anAccentOverNothingHasAWidth(_ source: String) {
+        #expect(Self.width(source) > 0, "\(source)")
+    }
+
     @Test func spacesBetweenAtomsFollowTeXsTable() {
         // Glyphs 5 pt; a medium space around a binary operator is 4 mu = 4/18 em, a thick one
         // around a relation 5 mu.
