@@ -335,6 +335,10 @@ extension MathParser {
             }
         case "notag", "nonumber":
             numberSuppressed = true
+        case "displaybreak", "allowdisplaybreaks":
+            // amsmath's page-break permissions (`\displaybreak[3]`): a formula is never broken
+            // across pages here, so they ask nothing.
+            _ = readOptionalRaw()
         case "nolimits", "limits", "displaylimits":
             // After a large operator only, as TeX allows them ("Limit controls must follow a
             // math operator").

@@ -188,6 +188,7 @@ public enum MathSymbols {
         ("{", 0x7B, .open), ("}", 0x7D, .close), ("#", 0x23, .ord), ("%", 0x25, .ord), ("&", 0x26, .ord),
         ("_", 0x5F, .ord), ("$", 0x24, .ord), ("mathellipsis", 0x2026, .inner), ("prime", 0x2032, .ord),
         ("lparen", 0x28, .open), ("rparen", 0x29, .close), ("colon", 0x3A, .punct), ("triangle", 0x25B3, .ord),
+        ("dashrightarrow", 0x21E2, .rel), ("dashleftarrow", 0x21E0, .rel),
         ("And", 0x26, .bin), ("copyright", 0xA9, .ord), ("circledR", 0xAE, .ord), ("degree", 0xB0, .ord),
         ("textdegree", 0xB0, .ord), ("ldotp", 0x2E, .punct), ("centerdot", 0x22C5, .bin),
         ("smallint", 0x222B, .op), ("varGamma", 0x1D6E4, .ord), ("varDelta", 0x1D6E5, .ord),

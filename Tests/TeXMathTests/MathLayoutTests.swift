@@ -140,6 +140,15 @@ struct FixedMathFont: MathFont {
         #expect(Self.width(source) > 0, "\(source)")
     }
 
+    /// amssymb's dashed arrows are relations, and amsmath's page-break permissions ask nothing
+    /// of a formula that no page breaks: each was an unknown command.
+    @Test func dashedArrowsAndDisplayBreaksAreKnown() {
+        let formula = MathParser.parse(#"a \dashrightarrow b \dashleftarrow c \displaybreak[3] \allowdisplaybreaks"#)
+        #expect(formula.problems.isEmpty, "\(formula.problems)")
+        #expect(formula.plainText.filter { !$0.isWhitespace } == "a⇢b⇠c")
+        #expect(abs(Self.width(#"a \dashrightarrow b"#) - Self.width("a = b")) < 1e-9, "spaced as a relation")
+    }
+
     @Test func spacesBetweenAtomsFollowTeXsTable() {
         // Glyphs 5 pt; a medium space around a binary operator is 4 mu = 4/18 em, a thick one
         // around a relation 5 mu.
