@@ -240,6 +240,33 @@ struct RawHTML {
                 at: location, kind: .html))
     }
 
+    /// The language a `<pre>` names for its code, as GitHub reads it: its `lang` attribute
+    /// (`<pre lang="python">`), else a `language-` or `lang-` class on it or on the one `<code>`
+    /// inside it (`<pre><code class="language-js">`, HTML's convention, WHATWG HTML §4.4.3);
+    /// nil for none, and the code is set plain.
+    static func preLanguage(attributes: [String: String], children: [HTMLNode]) -> String? {
+        func fromClass(_ classes: String?) -> String? {
+            guard let classes else { return nil }
+            for name in classes.split(whereSeparator: \.isWhitespace) {
+                for prefix in ["language-", "lang-"] where name.hasPrefix(prefix) && name.count > prefix.count {
+                    return String(name.dropFirst(prefix.count))
+                }
+            }
+            return nil
+        }
+        if let lang = attributes["lang"]?.trimmingCharacters(in: .whitespaces), !lang.isEmpty,
+            !lang.contains(where: \.isWhitespace)
+        {
+            return lang
+        }
+        if let named = fromClass(attributes["class"]) { return named }
+        let elements = children.filter {
+            if case .text(let text) = $0 { !text.allSatisfy(\.isWhitespace) } else { true }
+        }
+        guard elements.count == 1, case .element("code", let codeAttributes, _) = elements[0] else { return nil }
+        return fromClass(codeAttributes["class"])
+    }
+
     /// The attributes of a `<summary>`'s paragraph: the class ``Attributes/summaryClass``,
     /// which keeps it on the page of what it sums up, as a heading is kept.
     static let summary = Attributes(classes: [Attributes.summaryClass])
@@ -425,7 +452,8 @@ struct RawHTML {
             case "pre":
                 var text = Self.text(children)
                 if text.hasPrefix("\n") { text.removeFirst() }  // HTML drops a newline right after <pre>
-                builder.blocks.append(Block(.codeBlock(info: "", text: text), location: location))
+                let info = Self.preLanguage(attributes: attributes, children: children) ?? ""
+                builder.blocks.append(Block(.codeBlock(info: info, text: text), location: location))
             case "blockquote":
                 var inner = BlockBuilder(location: location)
                 appendBlocks(children, to: &inner, location: location, depth: depth + 1)

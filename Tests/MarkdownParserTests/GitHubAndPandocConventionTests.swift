@@ -73,6 +73,25 @@ import Testing
         #expect(paragraph("`~2~`") == [.code("~2~")])
     }
 
+    /// An HTML `<pre>` names its code's language as GitHub reads it: `lang="python"`, or a
+    /// `language-`/`lang-` class on the `<pre>` or on its one `<code>`; the code was set plain.
+    @Test func anHTMLPreNamesItsLanguage() {
+        let cases: [(String, String)] = [
+            ("<pre lang=\"python\">\nx = 1\n</pre>", "python"),
+            ("<pre><code class=\"language-js\">let x = 1;\n</code></pre>", "js"),
+            ("<pre class=\"highlight lang-go\">x := 1\n</pre>", "go"),
+            ("<pre><code>plain\n</code></pre>", ""),
+            ("<pre lang=\"\">x\n</pre>", ""),
+        ]
+        for (html, language) in cases {
+            guard case .codeBlock(let info, _)? = parsed(html).first?.kind else {
+                Issue.record("\(html): \(parsed(html))")
+                continue
+            }
+            #expect(info == language, "\(html)")
+        }
+    }
+
     /// Tildes are counted in the source, not from where the first thing inside starts: a
     /// code span's node starts after its backtick, a link's text after its bracket, so
     /// `~~`y` x~~` was read as one tilde a side and set as `~y x~`, unstruck.
