@@ -293,6 +293,13 @@ public enum MarkdownParser {
         return FrontMatter.knownKeys.contains(FrontMatter.canonicalKey(first))
     }
 
+    /// Whether the document's front matter (or `-V math`) leaves TeX math on (`math`,
+    /// docs/markdown.md: "Front matter"): true unless it says `false`, `no` or `off`.
+    public static func mathEnabled(_ metadata: Metadata) -> Bool {
+        var ignored: [Diagnostic] = []
+        return mathEnabled(metadata, diagnostics: &ignored)
+    }
+
     /// Whether the document's front matter leaves smart punctuation on (`smart`, docs/markdown.md:
     /// "Front matter"): true unless it says `false`, `no` or `off`.
     public static func smartPunctuation(_ metadata: Metadata) -> Bool {

@@ -33,8 +33,8 @@ struct FrontMatter {
         let theme = settings.theme
         // Front matter text values read as Markdown: the PDF's metadata and running heads take
         // their plain text (``FrontMatterText``).
-        let smart = MarkdownParser.smartPunctuation(metadata)
-        let title = metadata.title.map { FrontMatterText.plain($0, smart: smart) } ?? survey.firstHeading
+        let conventions = FrontMatterText.Conventions(metadata)
+        let title = metadata.title.map { FrontMatterText.plain($0, conventions: conventions) } ?? survey.firstHeading
         let renderDay = settings.options.creationDate ?? Typesetter.defaultCreationDate()
         let running = RunningText(
             theme: theme, title: title ?? "", date: metadata.date ?? Self.longDate(renderDay, lang: metadata.lang),
@@ -52,7 +52,7 @@ struct FrontMatter {
         let titleBlock =
             settings.options.titleBlock
             ? TitleBlock(
-                theme: theme, metadata: metadata, smart: smart,
+                theme: theme, metadata: metadata, conventions: conventions,
                 firstOutline: survey.levelOneHeadings > 1 && !hasTitle ? nil : survey.firstOutline,
                 styling: styling)
             : nil
@@ -66,11 +66,11 @@ struct FrontMatter {
             ? TableOfContents(
                 theme: theme, entries: survey.contentsEntries(excluding: titleBlock?.titleHeadingIndex),
                 language: metadata.lang, insertionIndex: insertionIndex + (titleBlock?.blocks.count ?? 0),
-                title: Self.writtenTitle(metadata, key: "toc-title", smart: smart))
+                title: Self.writtenTitle(metadata, key: "toc-title", conventions: conventions))
             : nil
         info = DocumentInfo(
-            title: title, author: metadata.author.map { FrontMatterText.plain($0, smart: smart) },
-            subject: metadata.subtitle.map { FrontMatterText.plain($0, smart: smart) },
+            title: title, author: metadata.author.map { FrontMatterText.plain($0, conventions: conventions) },
+            subject: metadata.subtitle.map { FrontMatterText.plain($0, conventions: conventions) },
             keywords: metadata.keywords)
         diagnostics =
             Self.languageWarnings(metadata) + (titleBlock?.diagnostics ?? [])
@@ -92,13 +92,13 @@ struct FrontMatter {
     }
 
     /// `document` with its notes numbered after those of its title block
-    /// (``TitleBlock/noteCount(_:smart:)``), which come first, as Pandoc's LaTeX numbers a
+    /// (``TitleBlock/noteCount(_:conventions:)``), which come first, as Pandoc's LaTeX numbers a
     /// `\thanks` in the title before the body's notes: each reference's and definition's number
     /// raised by that count. The document itself when the render sets no title block or its
     /// title block holds no note.
     static func numberingNotesAfterTitleBlock(_ document: Document, options: RenderOptions) -> Document {
         guard options.titleBlock else { return document }
-        let count = TitleBlock.noteCount(document.metadata, smart: MarkdownParser.smartPunctuation(document.metadata))
+        let count = TitleBlock.noteCount(document.metadata, conventions: FrontMatterText.Conventions(document.metadata))
         guard count > 0 else { return document }
         let raise: @Sendable (Inline) -> Inline = { inline in
             guard case .footnoteReference(let label, let number) = inline else { return inline }
@@ -120,10 +120,10 @@ struct FrontMatter {
 
     /// The heading front matter gives a part of the title block or the contents (Pandoc's
     /// `toc-title` and `abstract-title`), as plain text; nil when it gives none or a blank one.
-    static func writtenTitle(_ metadata: Metadata, key: String, smart: Bool) -> String? {
+    static func writtenTitle(_ metadata: Metadata, key: String, conventions: FrontMatterText.Conventions) -> String? {
         guard let written = metadata.fields[key]?.trimmingCharacters(in: .whitespacesAndNewlines), !written.isEmpty
         else { return nil }
-        return FrontMatterText.plain(written, smart: smart)
+        return FrontMatterText.plain(written, conventions: conventions)
     }
 
     /// The warning for a `lang` that is not a BCP 47 language tag; without a position when set

@@ -11,6 +11,31 @@ import Typography
 /// (`# Title`, `1. Intro`) is text as written; the abstract is read as blocks (paragraphs,
 /// lists, quotes, code, tables), as Pandoc reads it.
 enum FrontMatterText {
+    /// How the document reads its text, which its front matter values are read with too:
+    /// smart punctuation and TeX math, each on unless the front matter (or `-V`) turns it off
+    /// (`smart: false`, `math: false`: a title of prices keeps its dollars).
+    struct Conventions: Hashable {
+        /// Smart punctuation (`smart`).
+        var smart: Bool
+        /// TeX math between dollars (`math`).
+        var math: Bool
+
+        /// The conventions `metadata` sets.
+        init(_ metadata: Metadata) {
+            smart = MarkdownParser.smartPunctuation(metadata)
+            math = MarkdownParser.mathEnabled(metadata)
+        }
+
+        /// The front matter written before a value to read it so, empty when both are on.
+        var prelude: String {
+            guard !smart || !math else { return "" }
+            return "---\n" + (smart ? "" : "smart: false\n") + (math ? "" : "math: false\n") + "---\n"
+        }
+
+        /// The lines of ``prelude``.
+        var preludeLines: Int { prelude.count { $0 == "\n" } }
+    }
+
     /// A value read as Markdown.
     struct Reading {
         /// The value's blocks; its notes are numbered from 1 in the order they are written.
@@ -29,15 +54,15 @@ enum FrontMatterText {
     }
 
     /// The value read as one Markdown paragraph, with its notes; nil when it does not read as
-    /// one. `smart`: the document's smart punctuation setting (front matter `smart`).
-    static func reading(_ value: String, smart: Bool) -> Reading? {
-        let reading = blocksReading(value, smart: smart)
+    /// one. `conventions`: the document's smart punctuation and math settings.
+    static func reading(_ value: String, conventions: Conventions) -> Reading? {
+        let reading = blocksReading(value, conventions: conventions)
         return reading.inlines == nil ? nil : reading
     }
 
     /// The value read as Markdown blocks, with its notes.
-    static func blocksReading(_ value: String, smart: Bool) -> Reading {
-        let text = (smart ? "" : "---\nsmart: false\n---\n") + value
+    static func blocksReading(_ value: String, conventions: Conventions) -> Reading {
+        let text = conventions.prelude + value
         let parsed = MarkdownParser.parse(text, file: readingFile)
         let document = parsed.document
         let problems = parsed.diagnostics.filter { $0.kind == .footnote }.map { diagnostic in
@@ -54,20 +79,21 @@ enum FrontMatterText {
     }
 
     /// The value's inlines when it reads as one Markdown paragraph; nil otherwise.
-    static func inlines(_ value: String, smart: Bool) -> [Inline]? {
-        reading(value, smart: smart)?.inlines
+    static func inlines(_ value: String, conventions: Conventions) -> [Inline]? {
+        reading(value, conventions: conventions)?.inlines
     }
 
     /// The value's plain text: its inlines' text (its notes left out), or the value as written.
-    static func plain(_ value: String, smart: Bool) -> String {
-        inlines(value, smart: smart).map(Styler.readableText) ?? value
+    static func plain(_ value: String, conventions: Conventions) -> String {
+        inlines(value, conventions: conventions).map(Styler.readableText) ?? value
     }
 
     /// The number of notes `value` sets (0 when it holds neither `^[` nor `[^`, without
     /// reading it), read as one paragraph or, `asBlocks`, as blocks.
-    static func noteCount(_ value: String, smart: Bool, asBlocks: Bool = false) -> Int {
+    static func noteCount(_ value: String, conventions: Conventions, asBlocks: Bool = false) -> Int {
         guard value.contains("^[") || value.contains("[^") else { return 0 }
-        let reading = asBlocks ? blocksReading(value, smart: smart) : reading(value, smart: smart)
+        let reading =
+            asBlocks ? blocksReading(value, conventions: conventions) : reading(value, conventions: conventions)
         return reading?.notes.keys.max() ?? 0
     }
 
@@ -105,7 +131,7 @@ enum FrontMatterText {
     /// `options`' ``StylingOptions/structureIDsAbove``); its notes numbered from `firstNote`,
     /// each placed at `location`. `problems`: what styling warned of (a picture it could not
     /// read, a formula's unknown command), placed in the value's text as read
-    /// (``placed(_:key:value:metadata:smart:)`` places them in the file).
+    /// (``placed(_:key:value:metadata:conventions:)`` places them in the file).
     static func styledBlocks(
         _ reading: Reading, firstNote: Int, location: SourceLocation?, role: TextRole, theme: Theme,
         options: StylingOptions
@@ -131,9 +157,6 @@ enum FrontMatterText {
         return (styled.blocks, styled.diagnostics)
     }
 
-    /// The lines ``blocksReading(_:smart:)`` writes before a value when `smart` is off.
-    static let smartOffLines = 3
-
     /// The file name a value is read under: the places in it are the value's own.
     static let readingFile = "front matter"
 
@@ -141,7 +164,7 @@ enum FrontMatterText {
     /// it) by ``styledBlocks(_:firstNote:location:role:theme:options:)``, as a warning led by
     /// the key and placed where it is written in the file: at its own line and column when the
     /// value's lines are the file's (``Metadata/fieldValuePlaces``), else at the key's value.
-    static func placed(_ problem: Diagnostic, key: String, value: String, metadata: Metadata, smart: Bool)
+    static func placed(_ problem: Diagnostic, key: String, value: String, metadata: Metadata, conventions: Conventions)
         -> Diagnostic
     {
         var placed = Diagnostic(
@@ -160,7 +183,7 @@ enum FrontMatterText {
         // The title block reads the value without the blank lines and spaces around it.
         let before = whole[..<start]
         let skippedLines = before.count { $0 == "\n" }
-        let line = found.line - (smart ? 0 : smartOffLines)
+        let line = found.line - conventions.preludeLines
         let skippedColumns =
             line == 1 ? before.split(separator: "\n", omittingEmptySubsequences: false).last?.utf8.count ?? 0 : 0
         if let location = written.location(line: line + skippedLines, column: found.column + skippedColumns) {

@@ -179,7 +179,7 @@ struct ResolvedSettings {
         guard let title = document.metadata.title, !title.trimmingCharacters(in: .whitespaces).isEmpty else {
             return SectionNumbering.levelOneHeadingCount(document.blocks) == 1
         }
-        return FrontMatterText.plain(title, smart: MarkdownParser.smartPunctuation(document.metadata)) == opening
+        return FrontMatterText.plain(title, conventions: FrontMatterText.Conventions(document.metadata)) == opening
     }
 
     /// Checks that a PNG page of `paper` at the preview's resolution can be drawn.

@@ -35,11 +35,15 @@ struct TitleBlock {
     /// document's first `##` heading without a level above it (PDF/UA-1 §7.4.2).
     static let structureID = 800_000_000
 
-    /// `smart`: the document's smart punctuation setting, for the values read as Markdown
-    /// (``FrontMatterText``); `styling`: the document's styling options.
-    init(theme: Theme, metadata: Metadata, smart: Bool, blocks document: [StyledBlock], styling: StylingOptions) {
+    /// `conventions`: the document's smart punctuation and math settings, for the values read
+    /// as Markdown (``FrontMatterText``); `styling`: the document's styling options.
+    init(
+        theme: Theme, metadata: Metadata, conventions: FrontMatterText.Conventions, blocks document: [StyledBlock],
+        styling: StylingOptions
+    ) {
         self.init(
-            theme: theme, metadata: metadata, smart: smart, firstOutline: document.first?.outline, styling: styling)
+            theme: theme, metadata: metadata, conventions: conventions, firstOutline: document.first?.outline,
+            styling: styling)
     }
 
     /// `firstOutline`: the outline entry of the document's first styled block, if it has one
@@ -53,7 +57,7 @@ struct TitleBlock {
     /// body's notes are numbered after them (``FrontMatter/numberingNotesAfterTitleBlock(_:options:)``).
     /// A title with a note is set even when the document opens with a heading of its text.
     init(
-        theme: Theme, metadata: Metadata, smart: Bool, firstOutline: OutlineEntry?,
+        theme: Theme, metadata: Metadata, conventions: FrontMatterText.Conventions, firstOutline: OutlineEntry?,
         styling: StylingOptions
     ) {
         let opening = firstOutline?.level == 1 ? firstOutline?.title : nil
@@ -73,14 +77,14 @@ struct TitleBlock {
         lineOptions.justify = false
         func line(_ value: String, role: TextRole, color: RGBAColor, spaceAfter: Double, key: String) {
             let location = metadata.fieldLocations[key]
-            if let reading = FrontMatterText.reading(value, smart: smart),
+            if let reading = FrontMatterText.reading(value, conventions: conventions),
                 var (block, styleProblems) = FrontMatterText.block(
                     reading, firstNote: notes + 1, location: location, role: role, color: color, theme: theme,
                     options: lineOptions)
             {
                 notes += reading.notes.keys.max() ?? 0
                 problems += styleProblems.map {
-                    FrontMatterText.placed($0, key: key, value: value, metadata: metadata, smart: smart)
+                    FrontMatterText.placed($0, key: key, value: value, metadata: metadata, conventions: conventions)
                 }
                 block.spaceAfter = spaceAfter
                 blocks.append(block)
@@ -92,7 +96,7 @@ struct TitleBlock {
             }
             blocks[blocks.count - 1].location = location
         }
-        let texts = Self.texts(metadata, smart: smart, opening: opening)
+        let texts = Self.texts(metadata, conventions: conventions, opening: opening)
         if let title = texts.first(where: { $0.key == "title" })?.value {
             line(title, role: .largeTitle, color: theme.textColor, spaceAfter: spacing, key: "title")
             blocks[blocks.count - 1].structure = [StructureElement(.heading1, id: Self.structureID)]
@@ -111,11 +115,11 @@ struct TitleBlock {
         if let abstract = texts.first(where: { $0.key == "abstract" })?.value {
             if let last = blocks.indices.last { blocks[last].spaceAfter = spacing * 2 }
             line(
-                FrontMatter.writtenTitle(metadata, key: "abstract-title", smart: smart)
+                FrontMatter.writtenTitle(metadata, key: "abstract-title", conventions: conventions)
                     ?? SectionNames.abstract(language: metadata.lang), role: .headline, color: theme.textColor,
                 spaceAfter: spacing * 0.5, key: "abstract")
             let location = metadata.fieldLocations["abstract"]
-            let reading = FrontMatterText.blocksReading(abstract, smart: smart)
+            let reading = FrontMatterText.blocksReading(abstract, conventions: conventions)
             let styled = FrontMatterText.styledBlocks(
                 reading, firstNote: notes + 1, location: location, role: .body, theme: theme, options: options)
             notes += reading.notes.keys.max() ?? 0
@@ -123,7 +127,8 @@ struct TitleBlock {
                 Diagnostic(.warning, "front matter 'abstract': \($0)", at: location, kind: .footnote)
             }
             problems += styled.problems.map {
-                FrontMatterText.placed($0, key: "abstract", value: abstract, metadata: metadata, smart: smart)
+                FrontMatterText.placed(
+                    $0, key: "abstract", value: abstract, metadata: metadata, conventions: conventions)
             }
             for block in styled.blocks {
                 blocks.append(Self.abstractBlock(block, spacing: spacing))
@@ -152,11 +157,13 @@ struct TitleBlock {
     /// The values the title block sets, in order, by key: the title (unless `opening`, the
     /// text of the document's opening level-1 heading, is the title's and the title holds no
     /// note), the subtitle, the author, the date, then the abstract.
-    static func texts(_ metadata: Metadata, smart: Bool, opening: String?) -> [(key: String, value: String)] {
+    static func texts(_ metadata: Metadata, conventions: FrontMatterText.Conventions, opening: String?) -> [(
+        key: String, value: String
+    )] {
         var texts: [(key: String, value: String)] = []
         if let title = metadata.title, !title.trimmingCharacters(in: .whitespaces).isEmpty,
-            opening == nil || FrontMatterText.plain(title, smart: smart) != opening
-                || FrontMatterText.noteCount(title, smart: smart) > 0
+            opening == nil || FrontMatterText.plain(title, conventions: conventions) != opening
+                || FrontMatterText.noteCount(title, conventions: conventions) > 0
         {
             texts.append(("title", title))
         }
@@ -169,9 +176,9 @@ struct TitleBlock {
 
     /// The number of notes the title block of `metadata` sets: the body's notes are numbered
     /// after them. The title is counted whenever it holds a note (it is then always set).
-    static func noteCount(_ metadata: Metadata, smart: Bool) -> Int {
-        texts(metadata, smart: smart, opening: nil).reduce(0) {
-            $0 + FrontMatterText.noteCount($1.value, smart: smart, asBlocks: $1.key == "abstract")
+    static func noteCount(_ metadata: Metadata, conventions: FrontMatterText.Conventions) -> Int {
+        texts(metadata, conventions: conventions, opening: nil).reduce(0) {
+            $0 + FrontMatterText.noteCount($1.value, conventions: conventions, asBlocks: $1.key == "abstract")
         }
     }
 

@@ -204,6 +204,20 @@ import Typography
         try "Pay $x^2$ now.\n".write(toFile: input, atomically: false, encoding: .utf8)
         #expect(try typeset(["render", input, "-o", pdf, "-V", "math=false"]).status == 0)
         #expect(try PDFProbe.text(pdf).contains("Pay $x^2$ now."))
+        // The front matter's texts are read as the body is: a title's, subtitle's and author's
+        // dollars stay text where math is off (they were read as math: "Budget for x items").
+        let titled = "---\ntitle: Budget for $x$ items\nsubtitle: From $5 to $y$\nauthor: A $b$ C\n---\n\nBody.\n"
+        for (front, variables) in [("math: false\n", [String]()), ("", ["-V", "math=false"])] {
+            try titled.replacingOccurrences(of: "---\ntitle", with: "---\n" + front + "title")
+                .write(toFile: input, atomically: false, encoding: .utf8)
+            #expect(try typeset(["render", input, "-o", pdf] + variables).status == 0)
+            let text = try PDFProbe.text(pdf)
+            for written in ["Budget for $x$ items", "From $5 to $y$", "A $b$ C"] {
+                #expect(text.contains(written), "\(front)\(variables): \(text)")
+            }
+            #expect(try Self.formulaAlts(pdf).isEmpty)
+            #expect(try PDFProbe.run("pdfinfo", [pdf]).output.contains("Budget for $x$ items"))
+        }
     }
 
     /// Copying a formula gives its TeX source: each `Formula`'s marked content carries its

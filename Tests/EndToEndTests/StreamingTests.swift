@@ -98,7 +98,8 @@ import Typography
             var fitted = styled.blocks
             for i in fitted.indices { _ = SizeCheck.fit(&fitted[i], page: theme.page) }
             let titleBlock = TitleBlock(
-                theme: theme, metadata: document.metadata, smart: true, blocks: fitted, styling: styling)
+                theme: theme, metadata: document.metadata, conventions: FrontMatterText.Conventions(document.metadata),
+                blocks: fitted, styling: styling)
             let body = titleBlock.inserted(into: fitted)
             let contents = TableOfContents(
                 theme: theme, blocks: body, language: nil,
@@ -111,7 +112,8 @@ import Typography
             let survey = DocumentSurvey(document, theme: theme, options: styling, threaded: threaded)
             #expect(survey.firstOutline == fitted.first?.outline, "\(name)")
             let streamedTitle = TitleBlock(
-                theme: theme, metadata: document.metadata, smart: true, firstOutline: survey.firstOutline,
+                theme: theme, metadata: document.metadata, conventions: FrontMatterText.Conventions(document.metadata),
+                firstOutline: survey.firstOutline,
                 styling: styling)
             let streamedContents = TableOfContents(
                 theme: theme, entries: survey.contentsEntries(excluding: streamedTitle.titleHeadingIndex),
