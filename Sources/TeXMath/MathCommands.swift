@@ -172,10 +172,56 @@ extension MathParser {
     }
 
     mutating func unknown(_ name: String, at start: Int, into nodes: inout [MathNode]) {
-        let near = MathSymbols.nearName(to: name).map { "; did you mean \\\($0)?" } ?? ""
-        problem("unknown math command \\\(name)\(near)", at: start)
+        problem("unknown math command \\\(name)\(Self.advice(forUnknown: name))", at: start)
         nodes.append(.atom(MathAtom(.ord, .error("\\" + name))))
     }
+
+    /// What the warning for the unknown command `name` adds: the package it comes from and
+    /// what to write instead, for the commands of packages common in notes (physics, braket,
+    /// siunitx, mhchem); else a known command one slip away, for a name of five letters or more
+    /// (a shorter one is a slip away from too many: `\sgn` from `\sun`); else, for a name of
+    /// letters, how an operator's name is written.
+    static func advice(forUnknown name: String) -> String {
+        if let package = packageCommands[name] {
+            let instead =
+                switch package {
+                case "siunitx": "write the number and its unit, as 9.81\\,\\mathrm{m/s^2}"
+                case "mhchem": "write the formula upright, as \\mathrm{H_2O}"
+                case "braket": "write \\langle\\phi|\\psi\\rangle, or define it with \\newcommand"
+                default: "define it with \\newcommand{\\\(name)}[1]{…} (as \\newcommand{\\abs}[1]{\\left|#1\\right|})"
+                }
+            return " (the \(package) package's, which is not read here); \(instead)"
+        }
+        if let near = MathSymbols.nearName(to: name),
+            name.utf8.count >= 5 || near.count != name.count || near.sorted() == name.sorted()
+        {
+            return "; did you mean \\\(near)?"
+        }
+        if name.count >= 2, name.allSatisfy(\.isLetter) {
+            return
+                "; for an operator's name, write \\operatorname{\(name)} or \\DeclareMathOperator{\\\(name)}{\(name)}"
+        }
+        return ""
+    }
+
+    /// Commands of LaTeX packages common in lecture notes that are not read here, by name, with
+    /// their package.
+    static let packageCommands: [String: String] = {
+        var commands: [String: String] = [:]
+        for name in [
+            "dv", "pdv", "qty", "abs", "norm", "bra", "ket", "expval", "ev", "mel", "grad", "curl", "divergence",
+            "laplacian", "order", "eval", "comm", "acomm", "pb", "mqty", "pmqty", "bmqty", "vqty", "dd", "var", "fdv",
+            "Tr", "Rank", "erf", "Res", "vb", "vu", "va",
+        ] {
+            commands[name] = "physics"
+        }
+        for name in ["Bra", "Ket", "Braket", "set", "Set", "braket"] { commands[name] = "braket" }
+        for name in ["SI", "si", "num", "unit", "ang", "SIrange", "numrange", "numlist", "qtyrange"] {
+            commands[name] = "siunitx"
+        }
+        for name in ["ce", "pu"] { commands[name] = "mhchem" }
+        return commands
+    }()
 
     /// The atom a symbol command makes; accents and braces read their argument.
     mutating func symbolNode(_ symbol: MathSymbol, name: String) -> MathNode {
