@@ -381,6 +381,11 @@ extension MathParser {
             }
         case "notag", "nonumber":
             numberSuppressed = true
+        case "shoveleft", "shoveright":
+            // amsmath: a middle row of a `multline` set flush left or right
+            // (``Rows/shoves``); elsewhere its argument as it stands.
+            pendingShove = name == "shoveleft" ? .left : .right
+            nodes.append(contentsOf: parseArgument())
         case "displaybreak", "allowdisplaybreaks":
             // amsmath's page-break permissions (`\displaybreak[3]`): a formula is never broken
             // across pages here, so they ask nothing.

@@ -9,6 +9,9 @@ extension MathParser {
         var textRows: Set<Int> = []
         /// The numbering commands of each row of a numbered environment, by index.
         var numbering: [Int: NumberingScope] = [:]
+        /// The rows amsmath's `\shoveleft{…}` or `\shoveright{…}` sets flush left or right in a
+        /// `multline`, by index.
+        var shoves: [Int: MathColumnAlignment] = [:]
     }
 
     /// What the `\tag`, `\label`, `\notag` and `\nonumber` read in a scope say: the formula's,
@@ -169,6 +172,8 @@ extension MathParser {
             // `\intertext` ends its row as amsmath's does, a `\\` before it or not.
             let interText = ["intertext", "shortintertext"].contains(peekCommand() ?? "")
             if atRowSeparator || interText {
+                if let shove = pendingShove { rows.shoves[rows.rows.count] = shove }
+                pendingShove = nil
                 if !interText { position += 2 }
                 // `\\*`: a row end where no page may turn, which a formula never does.
                 if !interText, current == "*" { position += 1 }
@@ -186,6 +191,8 @@ extension MathParser {
         // A last row left empty by a closing `\\` is not a row.
         let empty = row.count == 1 && row[0].isEmpty
         let lastScope = numbersRows ? takeNumberingScope() : nil
+        if let shove = pendingShove, !empty { rows.shoves[rows.rows.count] = shove }
+        pendingShove = nil
         if !empty || rows.rows.isEmpty {
             rows.rows.append(row)
             if let lastScope { rows.numbering[rows.rows.count - 1] = lastScope }
@@ -464,8 +471,12 @@ extension MathParser {
             array.rowGap = 0.3
             array.cellStyle = .display
             if name.hasPrefix("multline"), rows.rows.count > 1 {
-                // amsmath: the first line flush left, the last flush right, the others centred.
+                // amsmath: the first line flush left, the last flush right, the others centred
+                // but where `\shoveleft` or `\shoveright` moves one.
                 array.rowAlignments = [.left] + Array(repeating: .center, count: rows.rows.count - 2) + [.right]
+                for (row, shove) in rows.shoves where row > 0 && row < rows.rows.count - 1 {
+                    array.rowAlignments[row] = shove
+                }
             }
         case "smallmatrix", "subarray":
             array.columnGaps = [0.333]

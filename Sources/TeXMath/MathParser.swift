@@ -49,6 +49,8 @@ public struct MathParser {
     var tagsBeforeLabel: [Int] = []
     var tagCount = 0
     var references: [MathReference] = []
+    /// The side amsmath's `\shoveleft` or `\shoveright` asks for the row being read, if any.
+    var pendingShove: MathColumnAlignment?
     /// The colours named so far, with the offset of their command (``MathFormula/colorNames``).
     var colorNames: [MathColorName] = []
     /// The argument of the formula's `\tag` as written (`1`, `A`).

@@ -149,6 +149,20 @@ struct FixedMathFont: MathFont {
         #expect(abs(Self.width(#"a \dashrightarrow b"#) - Self.width("a = b")) < 1e-9, "spaced as a relation")
     }
 
+    /// amsmath's `\shoveleft{…}` and `\shoveright{…}` set a middle row of a `multline` flush
+    /// left or right (they were unknown commands); the first and last rows keep their sides.
+    @Test func shovesMoveAMultlinesMiddleRows() throws {
+        let formula = MathParser.parse(
+            #"\begin{multline*} a \\ \shoveleft{b} \\ c \\ \shoveright{d} \\ \shoveright{e} \end{multline*}"#)
+        #expect(formula.problems.isEmpty, "\(formula.problems)")
+        guard case .atom(let atom)? = formula.nodes.first, case .array(let array, _, _) = atom.nucleus else {
+            Issue.record("\(formula.nodes)")
+            return
+        }
+        #expect(array.rowAlignments == [.left, .left, .center, .right, .right])
+        #expect(formula.plainText.filter { $0.isLetter } == "abcde")
+    }
+
     @Test func spacesBetweenAtomsFollowTeXsTable() {
         // Glyphs 5 pt; a medium space around a binary operator is 4 mu = 4/18 em, a thick one
         // around a relation 5 mu.
