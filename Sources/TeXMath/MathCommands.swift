@@ -122,6 +122,38 @@ extension MathParser {
         "bbox": MathMacro(parameterCount: 2, optionalDefault: "", body: "{#2}"),
     ]
 
+    /// amsmath's `\bmod`, `\mod`, `\pmod` and `\colon`, each spaced as amsmath spaces it.
+    mutating func parseModularOrColon(_ name: String, into nodes: inout [MathNode]) {
+        switch name {
+        case "bmod":
+            nodes.append(.atom(MathAtom(.bin, .text("mod"))))
+        case "colon":
+            // amsmath's `\colon` (`f\colon A \to B`): 2 mu, the colon as an ordinary symbol,
+            // then 6 mu, where a bare colon, punctuation, takes none before and 3 after.
+            nodes.append(.space(2, fixed: false))
+            nodes.append(.atom(MathAtom(.ord, .symbol(":"))))
+            nodes.append(.space(6, fixed: false))
+        case "mod":
+            // amsmath: 18 mu before "mod" in a displayed formula, 12 mu inline, 6 mu after it.
+            let argument = parseArgument()
+            nodes.append(.space(display ? 1 : 12.0 / 18, fixed: true))
+            nodes.append(.atom(MathAtom(.ord, .text("mod"))))
+            nodes.append(.space(6, fixed: false))
+            nodes.append(contentsOf: argument)
+        case "pmod":
+            // amsmath: 18 mu before the parenthesis in a displayed formula, 8 mu inline.
+            let argument = parseArgument()
+            nodes.append(.space(display ? 1 : 8.0 / 18, fixed: true))
+            nodes.append(.atom(MathAtom(.open, .symbol("("))))
+            nodes.append(.atom(MathAtom(.ord, .text("mod"))))
+            nodes.append(.space(6, fixed: false))
+            nodes.append(contentsOf: argument)
+            nodes.append(.atom(MathAtom(.close, .symbol(")"))))
+        default:
+            break
+        }
+    }
+
     /// The colour argument of `\color` or `\textcolor` (the command read, at `start`): a name,
     /// or, after one of xcolor's models (`[HTML]{FF8800}`, `[rgb]{1,0,0.5}`, `[RGB]{255,0,128}`,
     /// `[gray]{0.5}`), that colour written `#RRGGBB`; noted in ``colorNames``. A model xcolor
@@ -427,30 +459,8 @@ extension MathParser {
             } else {
                 nodes.append(contentsOf: next)
             }
-        case "bmod":
-            nodes.append(.atom(MathAtom(.bin, .text("mod"))))
-        case "colon":
-            // amsmath's `\colon` (`f\colon A \to B`): 2 mu, the colon as an ordinary symbol,
-            // then 6 mu, where a bare colon, punctuation, takes none before and 3 after.
-            nodes.append(.space(2, fixed: false))
-            nodes.append(.atom(MathAtom(.ord, .symbol(":"))))
-            nodes.append(.space(6, fixed: false))
-        case "mod":
-            // amsmath: 18 mu before "mod" in a displayed formula, 12 mu inline, 6 mu after it.
-            let argument = parseArgument()
-            nodes.append(.space(display ? 1 : 12.0 / 18, fixed: true))
-            nodes.append(.atom(MathAtom(.ord, .text("mod"))))
-            nodes.append(.space(6, fixed: false))
-            nodes.append(contentsOf: argument)
-        case "pmod":
-            // amsmath: 18 mu before the parenthesis in a displayed formula, 8 mu inline.
-            let argument = parseArgument()
-            nodes.append(.space(display ? 1 : 8.0 / 18, fixed: true))
-            nodes.append(.atom(MathAtom(.open, .symbol("("))))
-            nodes.append(.atom(MathAtom(.ord, .text("mod"))))
-            nodes.append(.space(6, fixed: false))
-            nodes.append(contentsOf: argument)
-            nodes.append(.atom(MathAtom(.close, .symbol(")"))))
+        case "bmod", "colon", "mod", "pmod":
+            parseModularOrColon(name, into: &nodes)
         case "overset", "underset", "stackrel":
             let label = parseArgument()
             let base = parseArgument()
