@@ -664,8 +664,8 @@ import Typography
     @Test func formulaProblemsArePlacedOnTheirLines() {
         let markdown = "Text\n\n$$\na + b\n\\foo + c\n  x\\baz + \\foo\n$$\n\nInline $y + \\qux$ here.\n"
         let places = style(markdown).diagnostics.filter { $0.message.hasPrefix("unknown math command") }.map {
-            "\($0.location?.line ?? 0):\($0.location?.column ?? 0) \($0.message.dropFirst(21))"
+            "\($0.location?.line ?? 0):\($0.location?.column ?? 0) \($0.message.dropFirst(21).prefix { $0 != ";" })"
         }
-        #expect(places == ["5:1 \\foo", "6:4 \\baz; did you mean \\bar?", "6:11 \\foo", "9:13 \\qux"])
+        #expect(places == ["5:1 \\foo", "6:4 \\baz", "6:11 \\foo", "9:13 \\qux"])
     }
 }
