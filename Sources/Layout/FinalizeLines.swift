@@ -165,7 +165,8 @@ extension ParagraphComposer {
     /// count) grow to ``spaceFirst`` of their width; then each of the `gaps` between syllables
     /// (`gapSize`: the sum of their em sizes) up to a third of the word space, then both
     /// together, a gap always a third of the word space, until the gaps reach ``syllableQuiet``
-    /// em; the rest goes to the word spaces (to the gaps only on a line without one). A word's
+    /// em; the rest goes to the word spaces. A line without one gives its gaps ``syllableQuiet``
+    /// em at most and leaves the rest unset (the line falls short of the measure). A word's
     /// syllables so stay visibly closer than its words. Returns each space's growth as a
     /// fraction of its width and each gap's, pt. `widening`, pt, is what font expansion already
     /// adds between two syllables (the expansion × a syllable's advance): the gap's
@@ -206,7 +207,10 @@ extension ParagraphComposer {
         if spaces.width > 0 {
             grown += extra
         } else if gaps > 0 {
-            perEm += extra / gapSize
+            // A line of one word spreads its syllables to `syllableQuiet` em at most and is left
+            // short of the rest, flush left, as TeX leaves a line with no glue to stretch.
+            let quiet = max(0, syllableQuiet * gapSize / Double(gaps) - 1.5 * widening)
+            perEm = min(extra, Double(gaps) * quiet) / gapSize
         }
         let spaceFactor = spaces.width > 0 ? grown / spaces.width : 0
         return (spaceFactor, perEm * (gaps > 0 ? gapSize / Double(gaps) : 0))

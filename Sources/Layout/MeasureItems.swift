@@ -33,7 +33,7 @@ extension ParagraphComposer {
         limits: HyphenationLimits, hyphenate: (String, String) -> [Int],
         breakKerning: BreakKerning = { _, _, _, _ in 0 }, cancellation: Cancellation? = nil
     ) -> (items: [LineBreaker.Item], breaks: Breaks) {
-        let keepAll = paragraph.style.hangulLineBreak == .keepAll
+        let keepAll = paragraph.style.hangulLineBreak.keepsWords
         var (allowed, withheld) = allowedBreaks(prepared, keepAll: keepAll)
         breakBeforeHyphensInCode(paragraph, prepared: prepared, allowed: &allowed)
         var hyphen = hyphenationPoints(paragraph, prepared: prepared, limits: limits, hyphenate: hyphenate)
@@ -54,8 +54,9 @@ extension ParagraphComposer {
         let breaks = Breaks(
             allowed: allowed, emergency: emergencyBreaks(prepared, allowed: allowed, hyphen: hyphen, width: width),
             hyphen: hyphen, forcedHyphen: forced, part: partBreaks(prepared.scalars, allowed: allowed),
-            syllable: keepAll && paragraph.style.alignment == .justify
-                ? syllableBreaks(prepared) : [Bool](repeating: false, count: prepared.scalars.count + 1))
+            syllable: paragraph.style.hangulLineBreak == .auto && paragraph.style.alignment == .justify
+                ? syllableBreaks(prepared, runs: paragraph.runs)
+                : [Bool](repeating: false, count: prepared.scalars.count + 1))
         // Items, made twice: counted (their widths unused, so no kerning at breaks asked), then
         // stored in an array of exactly that capacity (a megabyte of prose makes about half a
         // million items of 56 bytes; an array that grows by doubling holds the old and the new
@@ -87,7 +88,7 @@ extension ParagraphComposer {
         /// ``partBreakPenalty`` (``partBreaks(_:allowed:)``).
         let part: [Bool]
         /// Breaks between two Hangul syllables inside a word of a keep-all paragraph, at
-        /// ``syllableBreakPenalty`` (``syllableBreaks(_:)``).
+        /// ``syllableBreakPenalty`` (``syllableBreaks(_:runs:)``).
         let syllable: [Bool]
     }
 
@@ -99,8 +100,9 @@ extension ParagraphComposer {
     /// Hangul to break by word or by character; keep-all breaks by word, and these breaks,
     /// costing ``syllableBreakPenalty``, are taken only where every break between words would
     /// leave a very loose line (a word with a Latin part, `MANWIDTH를`, `/dev/ttyS1을`, that
-    /// cannot move).
-    static func syllableBreaks(_ prepared: PreparedParagraph) -> [Bool] {
+    /// cannot move). None in a run that asks for no hyphenation (``RunStyle/hyphenate`` false,
+    /// whose words are kept whole), nor with ``HangulLineBreak/keepAll`` (the caller's).
+    static func syllableBreaks(_ prepared: PreparedParagraph, runs: [StyledRun]) -> [Bool] {
         let scalars = prepared.scalars
         let count = scalars.count
         var breaks = [Bool](repeating: false, count: count + 1)
@@ -126,7 +128,7 @@ extension ParagraphComposer {
                 for i in wordStart + 1..<wordEnd {
                     if isSyllable(scalars[i - 1]) { before += 1 }
                     guard isSyllable(scalars[i - 1]), isSyllable(scalars[i]), prepared.charBreakBefore[i],
-                        total - before >= minimumSyllables
+                        total - before >= minimumSyllables, runs[prepared.runIndex[i]].style.hyphenate != false
                     else { continue }
                     breaks[i] = true
                 }
@@ -814,7 +816,7 @@ extension ParagraphComposer {
     }
 
     /// The fewest syllables of a Hangul word after a break between its syllables
-    /// (``syllableBreaks(_:)``), so that no line starts with an ending or particle alone; the
+    /// (``syllableBreaks(_:runs:)``), so that no line starts with an ending or particle alone; the
     /// part before the break may be one syllable, as two there as well set justified Korean
     /// much looser.
     static let minimumSyllables = 2

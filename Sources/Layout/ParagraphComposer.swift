@@ -159,8 +159,9 @@ public enum ParagraphComposer {
     /// Debian's documentation with ``hyphenPenalty``: the 95th-percentile word gap at 120 mm
     /// 1.42 → 1.38 times the natural space.
     static let justifiedAdjacentDemerits: Double = 5000
-    /// The cost of a break between two Hangul syllables inside a word of keep-all text
-    /// (``syllableBreaks(_:)``): two and a half hyphens', so that such a break is taken only where
+    /// The cost of a break between two Hangul syllables inside a word of text set with
+    /// ``HangulLineBreak/auto``
+    /// (``syllableBreaks(_:runs:)``): two and a half hyphens', so that such a break is taken only where
     /// every break between words would leave a very loose line (its 90,000 demerits are a
     /// line's at about 1.4 times its stretch). Measured on Debian's Korean manual pages at 60
     /// and 90 mm: word gaps p95 1.71 and 1.66 times the natural space (3.63 and 2.74 with

@@ -140,7 +140,7 @@ extension PangoShaper {
         for i in 0..<max(0, bytes.count - 2) where bytes[i] == 0xE2 && bytes[i + 1] == 0x80 && bytes[i + 2] == 0xA8 {
             return false
         }
-        if paragraph.style.hangulLineBreak == .keepAll,
+        if paragraph.style.hangulLineBreak.keepsWords,
             paragraph.runs.contains(where: { $0.text.unicodeScalars.contains(where: ParagraphComposer.isHangul) })
         {
             return false

@@ -471,7 +471,7 @@ public final class PangoShaper: TextShaper {
         }
         pango_layout_set_attributes(layoutPointer, attrs.pointer)
 
-        if paragraph.style.hangulLineBreak == .keepAll {
+        if paragraph.style.hangulLineBreak.keepsWords {
             let words = hangulWords(in: text)
             if !words.isEmpty {
                 // Measure unwrapped first: a word wider than the measure stays breakable.

@@ -287,11 +287,19 @@ public enum TextAlignment: String, Hashable, Sendable { case left, center, right
 
 /// Where lines may break in Hangul text.
 public enum HangulLineBreak: Hashable, Sendable {
-    /// Break only between words (eojeol) — CSS `word-break: keep-all`; a word longer than the
-    /// measure still breaks so nothing overflows.
+    /// Words (eojeol) kept whole, but in justified text a word may break between two of its
+    /// Hangul syllables as a last resort, where every break between words would leave a very
+    /// loose line (W3C KLREQ, "Line Breaking Rules": a line of Hangul breaks by word or by
+    /// character). The default.
+    case auto
+    /// Break only between words (eojeol), justified text too — CSS `word-break: keep-all`; a
+    /// word longer than the measure still breaks so nothing overflows.
     case keepAll
     /// Break between any two syllables (Pango's default).
     case anywhere
+
+    /// Whether Hangul words are kept whole (``auto`` and ``keepAll``).
+    public var keepsWords: Bool { self != .anywhere }
 }
 
 /// A paragraph's settings: the line-height rule and the face it is measured on, alignment,
@@ -342,7 +350,7 @@ public struct ParagraphStyle: Hashable, Sendable {
     public init(
         baseFont: FontSpec, lineHeight: LineHeight? = nil, leadingAdjustment: Double = 0,
         alignment: TextAlignment = .left,
-        leftIndent: Double = 0, rightIndent: Double = 0, hangulLineBreak: HangulLineBreak = .keepAll,
+        leftIndent: Double = 0, rightIndent: Double = 0, hangulLineBreak: HangulLineBreak = .auto,
         breakAnywhere: Bool = false, guides: Bool = false
     ) {
         self.baseFont = baseFont

@@ -40,7 +40,7 @@ public struct StylingOptions: Sendable {
     /// styled apart from the document (its title block's abstract) keep ids of their own.
     package var structureIDsAbove = 0
     /// Creates options: ragged right, keep-all, images resolved against the current folder by default.
-    public init(justify: Bool = false, hangulLineBreak: HangulLineBreak = .keepAll, baseDirectory: String = ".") {
+    public init(justify: Bool = false, hangulLineBreak: HangulLineBreak = .auto, baseDirectory: String = ".") {
         self.justify = justify
         self.hangulLineBreak = hangulLineBreak
         self.baseDirectory = baseDirectory

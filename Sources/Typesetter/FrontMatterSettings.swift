@@ -123,8 +123,9 @@ enum FrontMatterSettings {
         if options.hangulLineBreak == nil, let mode = fields["line-break"] {
             switch mode.lowercased() {
             case "anywhere": options.hangulLineBreak = .anywhere
-            case "keep-all", "keepall", "normal", "auto": options.hangulLineBreak = .keepAll
-            default: warn("line-break", "expected keep-all or anywhere, not '\(mode)'")
+            case "keep-all", "keepall": options.hangulLineBreak = .keepAll
+            case "normal", "auto": options.hangulLineBreak = .auto
+            default: warn("line-break", "expected auto, keep-all or anywhere, not '\(mode)'")
             }
         }
         return options

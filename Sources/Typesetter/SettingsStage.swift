@@ -216,7 +216,7 @@ struct ResolvedSettings {
     static func stylingOptions(_ options: RenderOptions, file: String) -> StylingOptions {
         let baseDirectory = documentFolder(options, file: file)
         var styling = StylingOptions(
-            justify: options.justify ?? false, hangulLineBreak: options.hangulLineBreak ?? .keepAll,
+            justify: options.justify ?? false, hangulLineBreak: options.hangulLineBreak ?? .auto,
             baseDirectory: baseDirectory)
         styling.sandbox = options.sandbox
         styling.imageProblem = { ImageDecoder.isDrawable($0) ? nil : ImageCheck.problem(ofFile: $0) }

@@ -33,7 +33,7 @@ public struct RenderOptions: Sendable {
     public var baseDirectory: String?
     /// Justify body paragraphs (`--justify`, front matter `justify`); nil: ragged right.
     public var justify: Bool?
-    /// Where Hangul lines may break (front matter `line-break`); nil: keep-all.
+    /// Where Hangul lines may break (front matter `line-break`); nil: ``HangulLineBreak/auto``.
     public var hangulLineBreak: HangulLineBreak?
     /// Running header and footer templates: `{title}`, `{page}`, `{pages}`, `{date}`.
     public var header: String?

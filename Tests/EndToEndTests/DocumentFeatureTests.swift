@@ -557,6 +557,45 @@ import Typography
         }
     }
 
+    /// `line-break: keep-all` keeps every eojeol whole in justified text too, as CSS's
+    /// `word-break: keep-all` does, and so does `hyphenate: false`; the default (`auto`) may
+    /// break a word between two syllables where every break between words would leave a very
+    /// loose line. And a justified line with no word space (one word, `시간표(07:40,`) spreads
+    /// its syllables no wider than 0.08 em, so it copies back as one word: it falls short of
+    /// the measure instead. Members: four measures, each setting, two paragraphs.
+    @Test func keepAllKeepsWordsWholeInJustifiedText() throws {
+        let text =
+            "오늘은 하루 종일 비가 내렸다. 우산을 챙기지 못한 사람들은 처마 밑에서 비가 그치기를 기다렸다. "
+            + "나는 창가에 앉아 그 모습을 한참 바라보았다. 끝.\n\n다음 날 아침, 기차 시간표(07:40, 09:15, 11:30)를 "
+            + "확인했다. 역무원은 승강장 번호를 알려 주었다."
+        let eojeols = Set(text.split(whereSeparator: \.isWhitespace).map(String.init))
+        var brokenByDefault = 0
+        for margins in ["45mm", "50mm", "55mm", "60mm"] {
+            for setting in ["", "line-break: keep-all\n", "hyphenate: false\n"] {
+                let front = "---\nlang: ko\njustify: true\npaper: a5\nmargins: \(margins)\n\(setting)---\n\n"
+                let (pdf, _) = try Render.markdown(front + text, name: "feature-keepall-justified")
+                let words = try PDFProbe.words(pdf).filter { $0.height < 18 && !$0.text.allSatisfy(\.isNumber) }
+                let whole = words.filter { eojeols.contains($0.text) }
+                if setting.isEmpty {
+                    brokenByDefault += words.count - whole.count
+                    // A word is parted only at a line's end, never by letters spread apart: within
+                    // a line every word is whole, the first may be an eojeol's end, the last its start.
+                    for line in Self.lines(words) {
+                        for (index, word) in line.enumerated() where !eojeols.contains(word.text) {
+                            let part =
+                                index == 0 && eojeols.contains { $0.hasSuffix(word.text) }
+                                || index == line.count - 1 && eojeols.contains { $0.hasPrefix(word.text) }
+                            #expect(part, "'\(word.text)' in \(line.map(\.text)) at \(margins)")
+                        }
+                    }
+                } else {
+                    #expect(whole.count == words.count, "\(setting) \(margins): \(words.map(\.text))")
+                }
+            }
+        }
+        #expect(brokenByDefault > 0, "the default breaks some word between syllables")
+    }
+
     // MARK: - Justification
 
     @Test func justifiedLinesReachTheRightMarginExceptTheLast() throws {

@@ -14,7 +14,7 @@ import Typography
     func paragraph(_ text: String, alignment: TextAlignment = .justify) -> StyledParagraph {
         StyledParagraph(
             runs: [StyledRun(text, style: RunStyle(font: font))],
-            style: ParagraphStyle(baseFont: font, alignment: alignment, hangulLineBreak: .keepAll))
+            style: ParagraphStyle(baseFont: font, alignment: alignment, hangulLineBreak: .auto))
     }
 
     func lineText(_ line: ComposedLine, _ p: PreparedParagraph) -> String {
@@ -164,7 +164,7 @@ import Typography
         for width in stride(from: 60.0, through: 160, by: 2.5) {
             for alignment in [TextAlignment.justify, .left] {
                 let paragraph = StyledParagraph(
-                    runs: runs, style: ParagraphStyle(baseFont: font, alignment: alignment, hangulLineBreak: .keepAll))
+                    runs: runs, style: ParagraphStyle(baseFont: font, alignment: alignment, hangulLineBreak: .auto))
                 let lines = ParagraphComposer.compose(
                     paragraph, prepared: prepared, width: width, hyphenate: { _, _ in [] }
                 ).lines
@@ -484,7 +484,7 @@ import Typography
         """
 
     func compose(_ runs: [StyledRun], expansion: Double, width: Double) -> (Composition, PreparedParagraph) {
-        var style = ParagraphStyle(baseFont: font, alignment: .justify, hangulLineBreak: .keepAll)
+        var style = ParagraphStyle(baseFont: font, alignment: .justify, hangulLineBreak: .auto)
         style.fontExpansion = expansion
         let prepared = prepared(runs)
         let composition = ParagraphComposer.compose(
@@ -568,7 +568,7 @@ import Typography
         var loose = 0
         var lines = 0
         for width in stride(from: 100.0, through: 220, by: 2) {
-            var style = ParagraphStyle(baseFont: font, alignment: .justify, hangulLineBreak: .keepAll)
+            var style = ParagraphStyle(baseFont: font, alignment: .justify, hangulLineBreak: .auto)
             style.fontExpansion = 0.02
             let composition = ParagraphComposer.compose(
                 StyledParagraph(runs: runs, style: style), prepared: prepared(runs), width: width,
@@ -598,6 +598,20 @@ import Typography
             #expect(gap <= wordSpace / 3 + 1e-9, "\(gap) vs \(wordSpace)")
             #expect(abs(factor * spaces.width + gap * Double(gaps) - extra) < 1e-9)
             if extra <= spaces.width * 0.45 { #expect(gap == 0) }
+        }
+    }
+
+    /// A line without a word space (one word) spreads its syllables no wider than 0.08 em,
+    /// widened or not, and leaves the rest of the slack unset, however large.
+    @Test(arguments: [1, 3, 12], [0.2, 4, 40])
+    func aLineWithoutWordSpacesSpreadsItsSyllablesNoWider(_ gaps: Int, _ extra: Double) {
+        for (size, widening) in [(10.0, 0.0), (20.0, 0.0), (10.0, 0.1)] {
+            let (factor, gap) = ParagraphComposer.spread(
+                extra, spaces: (width: 0, count: 0), gaps: gaps, gapSize: Double(gaps) * size, widening: widening)
+            #expect(factor == 0)
+            #expect(gap + 1.5 * widening <= 0.08 * size + 1e-9, "\(gap) at \(size) pt")
+            #expect(gap * Double(gaps) <= extra + 1e-9)
+            #expect(abs(gap - min(extra / Double(gaps), 0.08 * size - 1.5 * widening)) < 1e-9)
         }
     }
 

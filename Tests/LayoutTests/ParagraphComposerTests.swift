@@ -30,7 +30,7 @@ func prepared(_ runs: [StyledRun]) -> PreparedParagraph {
 
 @Suite struct ParagraphComposerTests {
     let font = FontSpec(families: ["X"], size: 10)
-    func paragraph(_ runs: [StyledRun], alignment: TextAlignment = .justify, hangul: HangulLineBreak = .keepAll)
+    func paragraph(_ runs: [StyledRun], alignment: TextAlignment = .justify, hangul: HangulLineBreak = .auto)
         -> StyledParagraph
     {
         StyledParagraph(
@@ -267,6 +267,36 @@ func prepared(_ runs: [StyledRun]) -> PreparedParagraph {
             }
         }
         #expect(broken > 0)
+    }
+
+    /// ``HangulLineBreak/keepAll`` (CSS `word-break: keep-all`) never breaks a word that fits
+    /// the measure, justified or not, and neither does ``HangulLineBreak/auto`` in a run that
+    /// asks for no hyphenation; ``HangulLineBreak/auto`` alone breaks between syllables.
+    @Test func strictKeepAllAndUnhyphenatedRunsKeepWordsWhole() {
+        let korean =
+            "오늘은 하루 종일 비가 내렸다. 우산을 챙기지 못한 사람들은 처마 밑에서 비가 그치기를 기다렸다. "
+            + "나는 창가에 앉아 그 모습을 한참 바라보았다. 끝."
+        var unhyphenated = text(korean)
+        unhyphenated.style.hyphenate = false
+        var brokenAuto = 0
+        for width in stride(from: 70.0, through: 200, by: 5) {
+            for (runs, hangul) in [
+                ([text(korean)], HangulLineBreak.keepAll), ([unhyphenated], .auto), ([text(korean)], .auto),
+            ] {
+                let p = prepared(runs)
+                let composition = ParagraphComposer.compose(
+                    paragraph(runs, hangul: hangul), prepared: p, width: width, hyphenate: { _, _ in [] })
+                let inWord = composition.lines.dropLast().filter {
+                    !p.scalars[$0.end - 1].properties.isWhitespace && !p.scalars[$0.end].properties.isWhitespace
+                }
+                if hangul == .auto, runs[0].style.hyphenate == nil {
+                    brokenAuto += inWord.count
+                } else {
+                    #expect(inWord.isEmpty, "\(hangul) at \(width) pt: \(lineTexts(composition, p))")
+                }
+            }
+        }
+        #expect(brokenAuto > 0)
     }
 
     @Test func keepAllBreaksKoreanOnlyBetweenWords() {

@@ -80,7 +80,7 @@ final class FixedAdvanceShaping: ParagraphShaping {
         style.language = language
         return StyledParagraph(
             runs: texts.map { StyledRun($0, style: style) },
-            style: ParagraphStyle(baseFont: font, alignment: alignment, hangulLineBreak: .keepAll))
+            style: ParagraphStyle(baseFont: font, alignment: alignment, hangulLineBreak: .auto))
     }
 
     /// Every line of a composed paragraph, whole or shaped a group at a time.

@@ -27,7 +27,7 @@ import Typography
             Support.paragraph("k1", body),
             Support.paragraph("70", body, alignment: .right),
             Support.paragraph("설명 1", body),
-            Support.paragraph("설명이 긴 한국어 셀 keep-all", body, hangul: .keepAll),
+            Support.paragraph("설명이 긴 한국어 셀 keep-all", body, hangul: .auto),
             Support.paragraph("설명이 긴 한국어 셀", body, hangul: .anywhere),
             Support.paragraph("centered and tracked", tracked, alignment: .center),
             Support.paragraph("line one\u{2028}a longer line two\nthree", body),

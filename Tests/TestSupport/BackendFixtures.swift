@@ -22,7 +22,7 @@ public enum Support {
 
     /// A paragraph of one run of `text` in `style`.
     public static func paragraph(
-        _ text: String, _ style: RunStyle, hangul: HangulLineBreak = .keepAll,
+        _ text: String, _ style: RunStyle, hangul: HangulLineBreak = .auto,
         alignment: TextAlignment = .left
     ) -> StyledParagraph {
         StyledParagraph(
