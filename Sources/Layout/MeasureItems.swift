@@ -140,11 +140,14 @@ extension ParagraphComposer {
     }
 
     /// Allowed breaks (before scalar i): Pango's opportunities less keep-all's (no break between
-    /// Hangul and a letter that is not a space), less those after dashes that open a word
+    /// Hangul and a letter that is not a space, but after a dash), less a slash's that opens a
+    /// word (`/` | `usr/lib`) or stands between short parts (``slashJoinsShortParts(_:at:)``)
+    /// and a bracket's after a word's period
+    /// (``opensBracket(_:)``), both withheld, less those after dashes that open a word
     /// (`--flag`, `-rdynamic`, "–enable", `(-Dx)`: the dash stays with what follows it), and less those
     /// inside the last word of the paragraph or of a line of it ended by a line separator (a
     /// last line is never the fragment of a word: "follow-" | "up."). `withheld`: the breaks
-    /// the last-word rule took, for a last word wider than the measure.
+    /// the slash, bracket and last-word rules took, for a word wider than the measure.
     static func allowedBreaks(_ prepared: PreparedParagraph, keepAll: Bool) -> (allowed: [Bool], withheld: [Bool]) {
         let scalars = prepared.scalars
         let scalarCount = scalars.count
@@ -174,9 +177,18 @@ extension ParagraphComposer {
         for i in 1..<max(1, scalarCount) where prepared.lineBreakBefore[i] {
             let before = scalars[i - 1]
             let after = scalars[i]
+            // A dash between Hangul words is a break after it, as CSS's keep-all keeps a dash's
+            // break (`오겠다고—` | `이번에는`).
             if keepAll, isHangul(before) || isHangul(after) || (keepsHanja && isHanja(before) && isHanja(after)),
-                !isWhitespace(before), !isWhitespace(after)
+                !isWhitespace(before), !isWhitespace(after), !isDash(before)
             {
+                continue
+            }
+            if before == "/" && (i < 2 || opensWord(scalars[i - 2]) || slashJoinsShortParts(scalars, at: i))
+                || opensBracket(after) && (before == "." || before == ",") && i > 1
+                    && !isWhitespace(scalars[i - 2])
+            {
+                withheld[i] = true
                 continue
             }
             if isDash(before) {
@@ -192,6 +204,33 @@ extension ParagraphComposer {
         }
         breakBeforeHyphensInAddresses(scalars, allowed: &allowed)
         return (allowed, withheld)
+    }
+
+    /// Whether the slash before scalar `i` joins two short parts of a word — a unit (`km/h`,
+    /// `Mbit/s`, `kg/m²`), `and/or`, `I/O` — that a line does not end between, as TeX never
+    /// breaks at a slash: at most ``slashPart`` letters, digits or superscripts on each side,
+    /// neither side another slash (a path, `/usr/lib/x`, keeps its breaks).
+    static func slashJoinsShortParts(_ scalars: [Unicode.Scalar], at i: Int) -> Bool {
+        func isPart(_ s: Unicode.Scalar) -> Bool {
+            isLatinLetter(s) || ("0"..."9").contains(s) || "²³¹µΩ°".unicodeScalars.contains(s)
+        }
+        var end = i
+        while end < scalars.count, end - i <= slashPart, isPart(scalars[end]) { end += 1 }
+        var start = i - 1
+        while start > 0, i - 1 - start <= slashPart, isPart(scalars[start - 1]) { start -= 1 }
+        return (1...slashPart).contains(end - i) && (1...slashPart).contains(i - 1 - start)
+            && (end == scalars.count || scalars[end] != "/") && (start == 0 || scalars[start - 1] != "/")
+    }
+
+    /// The longest part on either side of a slash that ``slashJoinsShortParts(_:at:)`` keeps
+    /// with the other, scalars (`Mbit`).
+    static let slashPart = 4
+
+    /// An opening bracket: after a period or comma that ends a word (`2026. 12. 7.(월)`,
+    /// `etc.(see`), a line does not break before it, as Unicode keeps a letter or digit with
+    /// the bracket after it (UAX #14 LB30).
+    static func opensBracket(_ s: Unicode.Scalar) -> Bool {
+        s.properties.generalCategory == .openPunctuation
     }
 
     /// In a web or e-mail address (a word holding `://` or `@` with a period after it, or

@@ -9,12 +9,14 @@
 /// `240만` the same way. Tied here, where a space run stands:
 /// - after a number (a word ending in a digit, or in a Korean numeral after digits: `240만`,
 ///   `3천`; a closing bracket after it is allowed) and before a postfix sign (`%`, `‰`, `°`,
-///   `℃`, `′`, `″`), a unit symbol (`GB`, `kg`, `ms`, `°C`, `km/h`: ``unitSymbols``) or a Korean
+///   `℃`, `′`, `″`), a unit symbol (`GB`, `kg`, `ms`, `°C`, `km/h`: ``unitSymbols``, or a
+///   quotient of two, `Mbit/s`, `kg/m²`) or a Korean
 ///   counter or unit (`명`, `개`, `원`, `년`, `킬로그램`: ``koreanCounters``, with or without its
 ///   particle);
 /// - after a prefix sign alone (`$`, `€`, `£`, `¥`, `₩`, `№`) and before a number;
 /// - after a label that names the number (`Chapter 8`, `Figure 3`, `Listing 16-1`, `p. 12`,
-///   `예제 16-2`: ``labels``) or a comparison sign (`>= 2.28`: ``comparisons``) and before it.
+///   `예제 16-2`: ``labels``) or a comparison sign (`>= 2.28`: ``comparisons``) and before it;
+/// - between the numbers of a date written with periods (`2026. 12. 7.`: ``isDatePart(_:_:)``).
 ///
 /// Only that space run is tied; the line may still break anywhere else. A tied space breaks
 /// only in the line breaker's emergency pass (``ParagraphComposer/tiedBreakCost``), so a
@@ -51,9 +53,21 @@ enum NumberUnitTies {
             let after = scalars[end..<wordEnd]
             tied[index] =
                 (isNumber(before) && isUnit(after)) || (isPrefixSign(before) && startsNumber(after))
-                || (beforeNumber && isLabel(before))
+                || (beforeNumber && isLabel(before)) || isDatePart(before, after)
         }
         return tied
+    }
+
+    /// Whether `before` and `after` are parts of a date written with periods (`2026. 12. 7.`,
+    /// `2027. 2. 28.까지`, the form Korean orthography gives numerals of a date): a number of at
+    /// most four digits and its period, and after the space one of at most two digits and its
+    /// period, with what follows (a particle, a weekday).
+    static func isDatePart(_ before: ArraySlice<Unicode.Scalar>, _ after: ArraySlice<Unicode.Scalar>) -> Bool {
+        func digits(_ part: ArraySlice<Unicode.Scalar>) -> Int { part.prefix(while: isDigit).count }
+        let year = digits(before)
+        let day = digits(after)
+        return (1...4).contains(year) && before.count == year + 1 && before.last == "."
+            && (1...2).contains(day) && after.count > day && after[after.startIndex + day] == "."
     }
 
     /// Whether `scalar` may end a label or a comparison before a number: a letter, a period
@@ -117,7 +131,11 @@ enum NumberUnitTies {
         if postfixSigns.contains(first) { return true }
         var end = word.endIndex
         while end > word.startIndex, trailsUnit(word[end - 1]) { end -= 1 }
-        if unitSymbols.contains(String(String.UnicodeScalarView(word[word.startIndex..<end]))) { return true }
+        let symbol = String(String.UnicodeScalarView(word[word.startIndex..<end]))
+        if unitSymbols.contains(symbol) { return true }
+        // A quotient of two symbols (`Mbit/s`, `kg/m²`, `mol/L`).
+        let parts = symbol.split(separator: "/", omittingEmptySubsequences: false)
+        if parts.count == 2, parts.allSatisfy({ unitSymbols.contains(String($0)) }) { return true }
         let text = String(String.UnicodeScalarView(word))
         return koreanCounters.contains { text.hasPrefix($0) }
     }

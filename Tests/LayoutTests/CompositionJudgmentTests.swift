@@ -229,6 +229,53 @@ import Typography
         }
     }
 
+    /// Where Unicode's line breaking allows a break that a reader would see as a word torn
+    /// apart, none is allowed (only withheld, for a word wider than the measure): after a slash
+    /// between short parts (a unit, `km/h를`, `Mbit/s`, `kg/m²`; `and/or`, `I/O`), after a slash
+    /// that opens a path (`/` | `usr`), before a bracket after a word's period (`7.(월)`,
+    /// `etc.(see`). A path's later slashes and a dash between Hangul words keep their breaks
+    /// (CSS's keep-all keeps a dash's).
+    @Test func slashesBetweenShortPartsAndBracketsAfterAPeriodAreNoBreaks() {
+        for (text, kept, broken) in [
+            ("120 km/h를", ["km/h"], [String]()), ("100 Mbit/s", ["Mbit/s"], []), ("3 kg/m²이다", ["kg/m²"], []),
+            ("and/or I/O", ["and/or", "I/O"], []), ("경로 /usr/share/doc/x 이다", ["/usr"], ["share/doc"]),
+            ("2026. 12. 7.(월)이다", [".(월"], []), ("etc.(see below)", [".(see"], []),
+            ("오겠다고—이번에는", [], ["—이"]),
+        ] {
+            var p = prepared([StyledRun(text, style: RunStyle(font: font))])
+            // Unicode's breaks, as Pango gives them: after a slash or dash, before a bracket.
+            for k in 1..<p.scalars.count where p.scalars[k - 1] == "/" || p.scalars[k - 1] == "—" || p.scalars[k] == "("
+            {
+                p.lineBreakBefore[k] = true
+            }
+            let (allowed, withheld) = ParagraphComposer.allowedBreaks(p, keepAll: true)
+            func breaks(in piece: String, _ list: [Bool]) -> Bool {
+                let needle = Array(piece.unicodeScalars)
+                let start = p.scalars.indices.first { p.scalars[$0...].starts(with: needle) }!
+                return (start + 1..<start + needle.count).contains { list[$0] }
+            }
+            for piece in kept {
+                #expect(!breaks(in: piece, allowed), "\(text): a break in '\(piece)'")
+                #expect(breaks(in: piece, withheld), "\(text): '\(piece)' breaks when wider than the measure")
+            }
+            for piece in broken { #expect(breaks(in: piece, allowed), "\(text): no break in '\(piece)'") }
+        }
+    }
+
+    /// The numbers of a date written with periods are tied (`2026. 12. 7.`, `2027. 2. 28.까지`),
+    /// and a quotient of unit symbols to its number (`100 Mbit/s이고`); a number ending a
+    /// sentence before a word or a larger number is not.
+    @Test func aDateWithPeriodsAndAQuotientUnitAreTied() {
+        for text in ["2026. 12. 7.(월)", "2027. 2. 28.까지", "100 Mbit/s이고", "3 kg/m²이다"] {
+            let scalars = Array(text.unicodeScalars)
+            let tied = NumberUnitTies.tiedSpaces(scalars)
+            for k in scalars.indices where scalars[k] == " " { #expect(tied[k], "\(text) at \(k)") }
+        }
+        for text in ["in 2026. The", "over 2. 300 pages", "100 Mbit/sec", "3 kg/day"] {
+            #expect(!NumberUnitTies.tiedSpaces(Array(text.unicodeScalars)).contains(true), "\(text)")
+        }
+    }
+
     /// A measure narrower than a tied pair (a table's narrow column) breaks the pair at its
     /// space, in the emergency pass, rather than between letters or past the measure: members
     /// with a unit symbol, a decimal number, a Korean counter and a spaced dash, each as wide
