@@ -27,6 +27,8 @@ struct Cascade {
     /// Markdown strong emphasis around this point since the last explicit weight: each level is
     /// one CSS `bolder` step, applied again on top of the weight of any role set inside it.
     var bolderSteps = 0
+    /// The weight is an attribute's (``RunStyle/weightAsked``), until a role sets its own.
+    var weightAsked = false
     /// Inside Markdown emphasis (and not cancelled by `italic=false`): text stays italic
     /// whatever role a span inside sets.
     var emphasized = false
@@ -42,6 +44,7 @@ struct Cascade {
     /// on top of the role's own weight and emphasis keeps it italic.
     mutating func apply(role: TextRole, theme: Theme) {
         style = theme[role]
+        weightAsked = false
         reapplyEmphasis(theme: theme)
     }
 
@@ -73,7 +76,10 @@ struct Cascade {
     /// `bold`) written in the list wins over the strong around it, and `italic=false` over the
     /// emphasis around it.
     mutating func apply(_ overrides: StyleOverrides, theme: Theme) {
-        if let role = overrides.role { style = theme[role] }
+        if let role = overrides.role {
+            style = theme[role]
+            weightAsked = false
+        }
         if let families = overrides.families {
             // A swapped family keeps the inherited fallbacks (Hangul still finds its face).
             style.families = families + style.families.dropFirst().filter { !families.contains($0) }
@@ -86,6 +92,7 @@ struct Cascade {
         if let weight = overrides.weight {
             style.weight = theme.boldTextWeight(weight, families: style.families)
             bolderSteps = 0
+            weightAsked = true
         }
         if let italic = overrides.italic {
             style.italic = italic
@@ -148,6 +155,7 @@ struct Cascade {
             baselineOffset: baselineOffset, stroke: stroke, background: background)
         values.language = language
         values.hyphenate = hyphenate
+        values.weightAsked = weightAsked
         values.spanLanguage = spanContext?.language
         return values
     }

@@ -158,6 +158,13 @@ public struct RunStyle: Hashable, Sendable {
         get { appearance.values.spanLanguage }
         set { update(\.spanLanguage, to: newValue) }
     }
+    /// Whether the run's weight was asked for by an attribute (`weight=900`, `bold=true`, with
+    /// any strong emphasis inside it), not by its role or the strong emphasis on the role's
+    /// weight alone: the font check warns about a weight a family lacks only when asked.
+    public var weightAsked: Bool {
+        get { appearance.values.weightAsked }
+        set { update(\.weightAsked, to: newValue) }
+    }
     /// Hyphenate this run's words: true, false, or nil for automatic (hyphenate justified
     /// paragraphs only, as Typst's `hyphenate: auto`).
     public var hyphenate: Bool? {
@@ -196,6 +203,7 @@ public final class RunAppearance: Hashable, Sendable {
         var language: String? = nil
         var spanLanguage: String? = nil
         var hyphenate: Bool? = nil
+        var weightAsked = false
         var inlineImage: InlineImage? = nil
         var inlineFormula: InlineFormula? = nil
     }

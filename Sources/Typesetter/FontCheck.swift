@@ -35,6 +35,9 @@ struct FontCheck {
         /// The weight is the paragraph's own (its role's), or what `**strong**` makes of it
         /// (CSS `bolder`, once or twice): the theme's cascade asked for it, not an attribute.
         var ownCascade: Bool
+        /// The run sets letters of a script set in italics (``hasItalics(_:)``) in the family,
+        /// its first: a face of Hangul or Han that lacks an italic slants them.
+        var slantsLetters = false
     }
     /// The document's source, where warnings find the text's line and column.
     var source = SourcePositions()
@@ -201,7 +204,8 @@ struct FontCheck {
         into findings: inout Findings
     ) {
         let strong = Styler.bolder(paragraphWeight)
-        let cascade = [paragraphWeight, strong, Styler.bolder(strong)].contains(run.style.font.weight)
+        let cascade =
+            !run.style.weightAsked && [paragraphWeight, strong, Styler.bolder(strong)].contains(run.style.font.weight)
         let font = run.style.font
         let list: [String]
         if let known = askedLists[font.families] {
@@ -228,12 +232,19 @@ struct FontCheck {
         if needsFallback, fallbackStyles[list] == nil { fallbackStyles[list] = font }
         for (position, family) in (needsFallback ? font.families[...] : font.families.prefix(1)).enumerated() {
             if listOf[family] == nil { listOf[family] = font.families }
-            let request = Request(family: family, weight: font.weight, italic: font.italic, ownCascade: cascade)
+            // A face of Hangul or Han, which are not set in italics, slants its Latin letters
+            // for an italic it lacks: said where such a letter is set in it (the first family).
+            let slantsLetters =
+                font.italic && position == 0 && run.text.unicodeScalars.contains(where: Self.hasItalics)
+            let request = Request(
+                family: family, weight: font.weight, italic: font.italic, ownCascade: cascade,
+                slantsLetters: slantsLetters)
             guard seen.insert(request).inserted else { continue }
             let spec = FontSpec(
                 families: Array(font.families.drop { $0 != family }), weight: font.weight,
                 italic: font.italic, size: font.size)
-            let resolved = FontLibrary.resolve(spec, in: fonts)
+            var resolved = FontLibrary.resolve(spec, in: fonts)
+            if slantsLetters { resolved.setsScriptWithoutItalics = false }
             guard !resolved.warnings.isEmpty else { continue }
             // The primary family is needed from the run's first letter on; a fallback from its
             // first character beyond Latin.
@@ -294,6 +305,11 @@ struct FontCheck {
             let at = offset.map { $0 + run.text.utf8.distance(from: run.text.utf8.startIndex, to: index) }
             findings.characters[list, default: []].append((character, at))
         }
+    }
+
+    /// Whether `scalar` is a letter of a script set in italics: Latin, Greek, Cyrillic.
+    static func hasItalics(_ scalar: Unicode.Scalar) -> Bool {
+        (scalar.value < 0x0530 || (0x1E00...0x1FFF).contains(scalar.value)) && scalar.properties.isAlphabetic
     }
 
     /// The warning for a theme's math family that formulas are not set in: not installed (nor

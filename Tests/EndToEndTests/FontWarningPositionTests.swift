@@ -74,6 +74,40 @@ import Testing
         #expect(found.location?.line == expected.line && found.location?.column == expected.column, "\(found)")
     }
 
+    /// A weight an attribute asks for is warned about when a family lacks it, even when it is
+    /// a weight the theme's strong emphasis also makes (700 on body text, 900 on bold): members
+    /// `weight=900`, `weight=black`, `weight=bold` on a role whose family has no bold inside
+    /// `**…**`. The cascade's own weights are still not: `***강조***` and a semibold role.
+    @Test(arguments: ["[한글]{weight=900}", "[한글]{weight=black}", "**[한글]{weight=900}**"])
+    func aWeightAnAttributeAsksForIsWarnedAboutLikeAnyOther(_ span: String) throws {
+        let markdown = "Text first.\n\nThen \(span) and ***강조*** here.\n"
+        let (_, report) = try Render.markdown(markdown, name: "attribute-weight-900")
+        let found = try #require(warning(report, "'Noto Sans CJK KR' lacks weight 900"), "\(report.diagnostics)")
+        #expect(found.location?.column == position(of: "한", in: markdown).column, "\(found)")
+        #expect(report.diagnostics.count == 1, "\(report.diagnostics)")
+    }
+
+    /// A family of Hangul and Han faces without an italic (Noto Serif CJK KR) slants its Latin
+    /// letters for emphasis: named in a warning at the first Latin letter set in italics, even
+    /// after italic Hangul, which is never warned about (its faces have none). Members: Latin
+    /// after Korean italics, Latin alone, Greek.
+    @Test(arguments: [
+        ("*한글 기울임* then *Latin italic*", "Latin"), ("*Latin italic* only", "Latin"), ("*한글* and *λόγος*", "λ"),
+    ])
+    func latinItalicInAKoreanFamilyIsNamed(_ text: String, _ first: String) throws {
+        let markdown = "Text first.\n\n\(text) here.\n"
+        var options = RenderOptions()
+        options.themeRequest = ThemeRequest(family: "Noto Serif CJK KR")
+        let (_, report) = try Render.markdown(markdown, name: "cjk-latin-italic", options: options)
+        let found = try #require(
+            warning(report, "no italic in 'Noto Serif CJK KR': italic synthesized"), "\(report.diagnostics)")
+        let expected = position(of: first, in: markdown)
+        #expect(found.location?.line == expected.line && found.location?.column == expected.column, "\(found)")
+        let (_, korean) = try Render.markdown(
+            "Text first.\n\n*한글 기울임* here.\n", name: "cjk-hangul-italic", options: options)
+        #expect(!korean.diagnostics.contains { $0.message.contains("italic") }, "\(korean.diagnostics)")
+    }
+
     /// An emoji is set in the emoji face, not in the theme's Korean fallback: in italics or in
     /// a light span it raises no warning about the Korean face's weights; Hangul in a light span
     /// still does, at its first syllable (Hangul in italics does not: its faces have none).
