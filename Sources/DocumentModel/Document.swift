@@ -352,6 +352,10 @@ public struct Document: Hashable, Sendable {
     public var blocks: BlockList
     /// Front matter; empty when the document has none.
     public var metadata: Metadata
+    /// The language the text is written in, read from its letters by the parser (`ko` for
+    /// Hangul, `ja` for kana); nil when they do not say, and for a document built in code. A
+    /// render takes it for a document whose metadata names no `lang`.
+    public var textLanguage: String?
     /// Footnote definitions by number (1-based, order of first reference).
     public var footnotes: [Int: [Block]]
     /// The source file name used in diagnostics (`-` for standard input).

@@ -73,7 +73,7 @@ struct FrontMatter {
             subject: metadata.subtitle.map { FrontMatterText.plain($0, conventions: conventions) },
             keywords: metadata.keywords)
         diagnostics =
-            Self.languageWarnings(metadata) + (titleBlock?.diagnostics ?? [])
+            Self.languageWarnings(metadata, textLanguage: document.textLanguage) + (titleBlock?.diagnostics ?? [])
             + Self.runningTextWarnings(
                 fit, measure: theme.page.measure, metadata: metadata,
                 requested: settings.requested)
@@ -126,13 +126,22 @@ struct FrontMatter {
         return FrontMatterText.plain(written, conventions: conventions)
     }
 
-    /// The warning for a `lang` that is not a BCP 47 language tag; without a position when set
-    /// by `--lang` or `-V lang`, and named as such rather than placed at line 1.
-    private static func languageWarnings(_ metadata: Metadata) -> [Diagnostic] {
+    /// The warning for a `lang` that is not a BCP 47 language tag, or that names Kanuri (`kr`,
+    /// ISO 639-1) for a text written in Hangul (`ko`); without a position when set by `--lang`
+    /// or `-V lang`, and named as such rather than placed at line 1.
+    private static func languageWarnings(_ metadata: Metadata, textLanguage: String?) -> [Diagnostic] {
         guard let lang = metadata.lang else { return [] }
-        guard !FrontMatterSettings.isLanguageTag(lang.trimmingCharacters(in: .whitespaces)) else { return [] }
         let location = metadata.fieldLocations["lang"]
         let name = location == nil ? "--lang/-V lang" : "lang"
+        let tag = lang.trimmingCharacters(in: .whitespaces)
+        if textLanguage == "ko", tag.lowercased() == "kr" || tag.lowercased().hasPrefix("kr-") {
+            return [
+                Diagnostic(
+                    .warning, "\(name): '\(tag)' is Kanuri (ISO 639-1 'kr'); the text is Korean, whose tag is 'ko'",
+                    at: location, kind: .frontMatter)
+            ]
+        }
+        guard !FrontMatterSettings.isLanguageTag(tag) else { return [] }
         return [
             Diagnostic(
                 .warning, "\(name): \(LanguageTag.problem(lang)); the PDF says 'en'", at: location,

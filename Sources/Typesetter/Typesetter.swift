@@ -203,6 +203,9 @@ public enum Typesetter {
         // Before the survey opens the highlighting library on another thread.
         GlibcFunctions.lookUp()
         tuneHeap(for: requested)
+        // A document that names no language reads in the one its letters are written in.
+        var document = document
+        if document.metadata.lang == nil { document.metadata.lang = document.textLanguage }
         if requested.tunesHeap { FreedMemory.release() }
         let settings = try ResolvedSettings(resolving: requested, for: document, parseDiagnostics: parseDiagnostics)
         // The pictures layout and drawing read on this thread stay inside the root as opened.

@@ -66,6 +66,29 @@ import Typesetter
         return root
     }
 
+    /// A document that names no language reads in the one its letters are written in: Korean
+    /// text without `lang` is `/Lang ko` (and its alert labels Korean), an English text quoting
+    /// a Korean word stays `en`, Japanese is `ja`; `lang: kr` (Kanuri) on Korean text is warned
+    /// about at its line, and a `lang` given wins.
+    @Test func aDocumentWithoutLangReadsInItsTextsLanguage() throws {
+        for (markdown, language) in [
+            ("# 시작하기\n\n이 문서는 한국어로 쓰였습니다. 설정 파일은 `config.yaml`입니다.\n", "ko"),
+            ("English text with one Korean word, 한국어, in it.\n", "en"),
+            ("# はじめに\n\nこの文書は日本語で書かれています。\n", "ja"),
+            ("---\nlang: en\n---\n\n# 시작하기\n\n한국어 문장입니다.\n", "en"),
+        ] {
+            let (pdf, _) = try Render.markdown(markdown, name: "text-language")
+            let (catalog, _, _) = try Self.catalogAndAlts(pdf)
+            #expect(catalog["/Lang"] as? String == "u:\(language)", "\(markdown)")
+        }
+        let (alert, _) = try Render.markdown("> [!NOTE]\n> 참고하세요.\n", name: "text-language-alert")
+        #expect(try PDFProbe.text(alert).contains("참고"))
+        let (_, report) = try Render.markdown("---\nlang: kr\n---\n\n한국어 문장입니다.\n", name: "lang-kr")
+        #expect(
+            report.diagnostics.contains { $0.message.contains("'kr' is Kanuri") && $0.location?.line == 2 },
+            "\(report.diagnostics)")
+    }
+
     /// The catalog, the `/Alt` of every figure in structure-tree order, and the XMP metadata,
     /// from `qpdf --json` (strings there read `u:text`).
     static func catalogAndAlts(_ pdf: String) throws -> (catalog: [String: Any], alts: [String], xmp: String) {
