@@ -188,7 +188,7 @@ struct BlockLayout {
                 number: number, paragraph: k, language: options.language, blockStructure: block.structure)
             BlockLayout.giveLanguage(of: paragraph, to: &path)
             let layout = BlockLayout(
-                shaper: shaper, options: options, panelID: -(number * 1_000_003 + k + 1),
+                shaper: shaper, options: options, panelID: 0 &- (number &* 1_000_003 &+ k &+ 1),
                 emptyParagraphs: emptyParagraphs)
             var lines = layout.paragraphItems(
                 paragraph, background: block.background, padding: block.backgroundPadding, path: path)

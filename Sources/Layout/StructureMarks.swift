@@ -62,9 +62,9 @@ enum StructureMarks {
     static func notePath(
         number: Int, paragraph: Int, language: String, blockStructure: [StructureElement] = []
     ) -> [StructureElement] {
-        let note = StructureElement(.note, id: -number, language: language)
+        let note = StructureElement(.note, id: 0 &- number, language: language)
         guard blockStructure.isEmpty else { return [note] + blockStructure }
-        return [note, StructureElement(.paragraph, id: -number, index: paragraph)]
+        return [note, StructureElement(.paragraph, id: 0 &- number, index: paragraph)]
     }
 }
 

@@ -203,8 +203,17 @@ public enum Typesetter {
         // Before the survey opens the highlighting library on another thread.
         GlibcFunctions.lookUp()
         tuneHeap(for: requested)
+        // A document built in code nests no deeper than a parsed one (styling and layout recurse).
+        var (document, flattened) = NestingLimit.limited(document)
+        var parseDiagnostics = parseDiagnostics
+        if flattened {
+            parseDiagnostics.append(
+                Diagnostic(
+                    .warning,
+                    "content nested more than \(NestingLimit.maximumDepth) levels deep is flattened to plain text",
+                    kind: .structure))
+        }
         // A document that names no language reads in the one its letters are written in.
-        var document = document
         if document.metadata.lang == nil { document.metadata.lang = document.textLanguage }
         if requested.tunesHeap { FreedMemory.release() }
         let settings = try ResolvedSettings(resolving: requested, for: document, parseDiagnostics: parseDiagnostics)

@@ -21,6 +21,47 @@ import Typography
         #expect(try PDFProbe.qpdfClean(path))
     }
 
+    /// A document built in code nested thousands of levels deep renders, its content past the
+    /// parser's 64 levels kept as plain text with one warning, where it overflowed the styling
+    /// thread's stack: members nest emphasis, spans, links, lists, quotes, divs and alerts.
+    /// And footnote numbers a parser never gives (Int.max, Int.min, negative) render.
+    @Test func aDocumentBuiltInCodeNestedDeepRenders() throws {
+        let depth = 3_000
+        func nestedInline(_ wrap: (Inline) -> Inline) -> Block {
+            var inline = Inline.text("deep")
+            for _ in 0..<depth { inline = wrap(inline) }
+            return Block(.paragraph([.text("start "), inline]))
+        }
+        func nestedBlock(_ wrap: (Block) -> Block.Kind) -> Block {
+            var block = Block(.paragraph([.text("deep")]))
+            for _ in 0..<depth { block = Block(wrap(block)) }
+            return block
+        }
+        let members: [Block] = [
+            nestedInline { .emphasis([$0]) }, nestedInline { .span(Attributes(classes: ["headline"]), [$0]) },
+            nestedInline { .link(destination: "https://example.com", title: "", children: [$0]) },
+            nestedBlock { .list(ListBlock(ordered: false, items: [ListItem(blocks: [$0])])) },
+            nestedBlock { .blockQuote([$0]) }, nestedBlock { .div([$0]) }, nestedBlock { .alert(.note, [$0]) },
+        ]
+        for block in members {
+            let pdf = try Typesetter.render(
+                document: Document(blocks: [block]), options: RenderOptions(creationDate: fixed))
+            let path = Render.folder + "/nested-in-code.pdf"
+            try pdf.write(to: path)
+            #expect(try PDFProbe.text(path).contains("deep"))
+            #expect(
+                pdf.diagnostics.filter { $0.message.contains("nested more than 64 levels") }.count == 1,
+                "\(pdf.diagnostics)")
+        }
+        for number in [Int.max, Int.min, -1] {
+            let document = Document(
+                blocks: [Block(.paragraph([.text("a"), .footnoteReference(label: "m", number: number)]))],
+                footnotes: [number: [Block(.paragraph([.text("the note")]))]])
+            let pdf = try Typesetter.render(document: document, options: RenderOptions(creationDate: fixed))
+            #expect(pdf.pageCount == 1)
+        }
+    }
+
     @Test func facadeTypesResolveThroughTheEnum() {
         // The enum shadows its module's name; its aliases keep `Typesetter.X` spellings working.
         let options: Typesetter.Options = RenderOptions(paper: .a5)
