@@ -89,17 +89,19 @@ public final class FontConfiguration: @unchecked Sendable {
     ///   no folder of fonts.
     public static func including(
         folders: [String], documentFolders: [String] = [], within allowed: [String]? = nil
-    ) throws -> (configuration: FontConfiguration, cutShort: [String]) {
-        guard !folders.isEmpty || !documentFolders.isEmpty else { return (system, []) }
+    ) throws -> (configuration: FontConfiguration, cutShort: [String], webFonts: [String]) {
+        guard !folders.isEmpty || !documentFolders.isEmpty else { return (system, [], []) }
         let scans = documentFolders.map { ($0, allowed) } + folders.map { ($0, nil as [String]?) }
         var files: [FontFile] = []
         var cutShort: [String] = []
+        var webFonts: [String] = []
         for (folder, confinement) in scans {
             let found: FontFolderScan.Result
             do { found = try FontFolderScan.scan(folder, within: confinement) } catch {
                 throw BackendError.fontFolder(path: folder, reason: error.reason)
             }
             if found.truncated { cutShort.append(folder) }
+            webFonts += found.webFonts
             if let confinement {
                 files += found.files.compactMap { HeldFonts.shared.file(at: $0, within: confinement) }
             } else {
@@ -110,7 +112,7 @@ public final class FontConfiguration: @unchecked Sendable {
         HeldFonts.shared.acquire(files.filter { !HeldFonts.isHeld($0.path) }.map(\.path))
         let (configuration, isNew) = Made.shared.configuration(for: files)
         if !isNew { HeldFonts.shared.release(files.map(\.path)) }
-        return (configuration, cutShort)
+        return (configuration, cutShort, webFonts)
     }
 
     /// A setup no render holds, or a new one. On a thread in a lane (a render's, whose

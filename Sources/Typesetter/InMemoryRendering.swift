@@ -52,7 +52,8 @@ extension Typesetter {
     public static func render(markdown: String, file: String = "<memory>", options: RenderOptions = RenderOptions())
         throws -> RenderedPDF
     {
-        let parsed = MarkdownParser.parse(markdown, file: file)
+        let parsed = MarkdownParser.parse(markdown, file: file, cancellation: options.cancellation)
+        try options.cancellation?.check()
         return try render(document: parsed.document, diagnostics: parsed.diagnostics, options: options)
     }
 
@@ -61,6 +62,12 @@ extension Typesetter {
     public static func render(
         document: Document, diagnostics: [Diagnostic] = [], options: RenderOptions = RenderOptions()
     ) throws -> RenderedPDF {
+        // Page pictures are files beside an output file: there is none here.
+        if options.preview != nil {
+            throw TypesetError.renderingFailed(
+                "a page preview (RenderOptions.preview) writes image files beside its output: render to a file "
+                    + "(render(markdown:file:to:options:)) for one")
+        }
         let path = NSTemporaryDirectory() + "typeset-\(UUID().uuidString).pdf"
         defer { try? FileManager.default.removeItem(atPath: path) }
         let report = try render(document: document, diagnostics: diagnostics, to: path, options: options)

@@ -43,8 +43,8 @@ struct ResolvedSettings {
         if !settingErrors.isEmpty { throw TypesetError.invalidInput(settingErrors) }
         let (theme, fonts) = try Self.theme(
             options, requested: requested, document: document, diagnostics: &diagnostics)
-        if let preview = options.preview, preview.format == .png {
-            try Self.checkPictureSize(of: theme.page.paper, preview: preview, file: document.file)
+        if let preview = options.preview {
+            try Self.checkPreview(preview, paper: theme.page.paper, file: document.file)
         }
         var styling = Self.stylingOptions(options, file: document.file)
         styling.language = document.metadata.lang
@@ -182,12 +182,23 @@ struct ResolvedSettings {
         return FrontMatterText.plain(title, conventions: FrontMatterText.Conventions(document.metadata)) == opening
     }
 
-    /// Checks that a PNG page of `paper` at the preview's resolution can be drawn.
-    /// - Throws: ``TypesetError/invalidPage(path:message:)`` past Cairo's image surfaces' 32 767
+    /// Checks a preview as the command line checks `--pages` and `--dpi` (pages from 1, 1 to
+    /// 2400 dpi), and that a PNG page of `paper` at its resolution can be drawn.
+    /// - Throws: ``TypesetError/invalidPage(path:message:)`` for a page below 1 or a resolution
+    ///   out of range; past Cairo's image surfaces' 32 767
     ///   pixels a side (cairo-image-surface.c, MAX_IMAGE_SIZE; past it Cairo fails with its own
     ///   words, so this says it first) or past ``PagePreview/maxPixels`` (a page is drawn whole in
     ///   memory, 4 bytes a pixel, before it is compressed), naming the largest `--dpi` that fits.
-    private static func checkPictureSize(of paper: PaperSize, preview: PagePreview, file: String) throws {
+    private static func checkPreview(_ preview: PagePreview, paper: PaperSize, file: String) throws {
+        // As the command line's --pages and --dpi are checked.
+        if let pages = preview.pages, let bad = pages.sorted().first(where: { $0 < 1 }) {
+            throw TypesetError.invalidPage(path: file, message: "a preview's pages are numbered from 1, not \(bad)")
+        }
+        guard preview.format == .png else { return }
+        guard preview.dpi.isFinite, (1...2400).contains(preview.dpi) else {
+            throw TypesetError.invalidPage(
+                path: file, message: "a preview's resolution is 1 to 2400 dpi, not \(preview.dpi)")
+        }
         let width = (paper.width * preview.dpi / 72).rounded(.up)
         let height = (paper.height * preview.dpi / 72).rounded(.up)
         let page = "a \(paper.width.wholePointsText) × \(paper.height.wholePointsText) pt page"

@@ -211,19 +211,26 @@ extension Typesetter {
     /// them. The files of `documentFolders` (folders a document named) must each lie inside
     /// `allowed` (nil: anywhere); those of `folders` (the user's) are not confined.
     /// - Returns: the session, and a warning for each folder whose walk stopped short
-    ///   (``FontFolderScan/maxEntries`` entries or ``FontFolderScan/maxDepth`` levels).
+    ///   (``FontFolderScan/maxEntries`` entries or ``FontFolderScan/maxDepth`` levels), and one
+    ///   naming the web fonts passed over (``FontFolderScan/webFontExtensions``).
     /// - Throws: ``TypesetError/fontFolder(path:reason:)`` for a folder that cannot be read or
     ///   holds no fonts.
     static func fontSession(
         folders: [String], documentFolders: [String] = [], within allowed: [String]? = nil
     ) throws -> (session: FontSession, warnings: [String]) {
         do {
-            let (configuration, cutShort) = try FontConfiguration.including(
+            let (configuration, cutShort, webFonts) = try FontConfiguration.including(
                 folders: folders, documentFolders: documentFolders, within: allowed)
-            let warnings = cutShort.map { folder in
+            var warnings = cutShort.map { folder in
                 "font folder '\(folder)': the search for fonts stopped after "
                     + "\(FontFolderScan.maxEntries.formatted()) entries or \(FontFolderScan.maxDepth) levels of "
                     + "subfolders; fonts past them are not used"
+            }
+            if let first = webFonts.first {
+                let others = webFonts.count > 1 ? " and \(webFonts.count - 1) more" : ""
+                warnings.append(
+                    "font '\(first)'\(others): a web font (WOFF, WOFF2), which a PDF cannot embed, is not used; "
+                        + "convert it to TTF or OTF (fontTools: fonttools ttLib.woff2 decompress FILE)")
             }
             return (FontSession(configuration), warnings)
         } catch BackendError

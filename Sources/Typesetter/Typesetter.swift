@@ -213,6 +213,15 @@ public enum Typesetter {
                     "content nested more than \(NestingLimit.maximumDepth) levels deep is flattened to plain text",
                     kind: .structure))
         }
+        // A book's chapters are read from a file (`Typesetter.book`, the command line); a text
+        // rendered alone sets its own content only.
+        if let include = document.metadata.includes.first {
+            parseDiagnostics.append(
+                Diagnostic(
+                    .warning,
+                    "'include' names a book's chapters, which are read with a document file (Typesetter.book, or "
+                        + "typeset render FILE); this text is set alone", at: include.location, kind: .frontMatter))
+        }
         // A document that names no language reads in the one its letters are written in.
         if document.metadata.lang == nil { document.metadata.lang = document.textLanguage }
         if requested.tunesHeap { FreedMemory.release() }

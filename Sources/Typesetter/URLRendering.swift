@@ -59,7 +59,7 @@ extension Typesetter {
             throw TypesetError.unreadableInput(
                 path: url.absoluteString, reason: "not a file URL (remote documents are never fetched)")
         }
-        return try InputFile.read(url.path)
+        return try InputFile.read(url.path, streams: false)
     }
 
     /// The path of the file URL `url`, for output.

@@ -25,12 +25,17 @@ public enum FontFolderScan {
     public static let maxDepth = 16
     /// The most folder entries looked at in one scan.
     public static let maxEntries = 200_000
-    /// The name endings of the font files FreeType opens, compared without case: TrueType and
-    /// OpenType faces and collections, WOFF and WOFF2, PostScript Type 1, and the bitmap
+    /// The name endings of the font files FreeType opens and a PDF can embed, compared without
+    /// case: TrueType and OpenType faces and collections, PostScript Type 1, and the bitmap
     /// formats BDF, PCF (also gzip-compressed) and PFR.
     public static let fontExtensions: Set<String> = [
-        "ttf", "otf", "ttc", "otc", "woff", "woff2", "pfb", "pfa", "t1", "bdf", "pcf", "pfr", "pcf.gz",
+        "ttf", "otf", "ttc", "otc", "pfb", "pfa", "t1", "bdf", "pcf", "pfr", "pcf.gz",
     ]
+
+    /// The name endings of web fonts (WOFF, WOFF2: compressed wrappers of an OpenType face, W3C
+    /// WOFF 2.0): a PDF embeds the face itself (ISO 32000-1 §9.9), which Cairo does not unwrap, so
+    /// such a file is passed over and named (``Result/webFonts``), to be converted to TTF or OTF.
+    public static let webFontExtensions: Set<String> = ["woff", "woff2"]
 
     /// Whether `name` ends as a font file does (``fontExtensions``).
     public static func isFontFileName(_ name: String) -> Bool {
@@ -47,6 +52,8 @@ public enum FontFolderScan {
         public var files: [String] = []
         /// Whether the walk stopped at ``maxEntries`` or ``maxDepth``.
         public var truncated = false
+        /// Web font files passed over (``webFontExtensions``), in the order found.
+        public var webFonts: [String] = []
     }
 
     /// The font files under `folder`; with `allowed` (a render's ``Sandbox/folders``), only
@@ -127,6 +134,11 @@ public enum FontFolderScan {
                 // A file not named as a font is passed over without a system call; a link or
                 // an entry of unknown type is looked up only when it may be a folder or a font.
                 let fontNamed = isFontFileName(name)
+                let webFont = webFontExtensions.contains((name as NSString).pathExtension.lowercased())
+                if webFont, type == DT_REG || type == DT_LNK || type == DT_UNKNOWN {
+                    result.webFonts.append((folder as NSString).appendingPathComponent(name))
+                    continue
+                }
                 guard fontNamed || type != DT_REG else { continue }
                 let path = (folder as NSString).appendingPathComponent(name)
                 var info = stat()

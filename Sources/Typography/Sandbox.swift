@@ -16,10 +16,11 @@ public struct Sandbox: Sendable, Equatable {
     /// The folders, absolute, symbolic links resolved, in the order given.
     public let folders: [String]
 
-    /// A sandbox of `root` and the `allowed` folders (each resolved as ``canonical(_:)``).
+    /// A sandbox of `root` and the `allowed` folders (each resolved as ``canonical(_:)``). A URL
+    /// that is not a file URL (`https://…`) names no folder: it allows nothing.
     public init(root: URL, allowing allowed: [URL] = []) {
         var folders: [String] = []
-        for url in [root] + allowed {
+        for url in [root] + allowed where url.isFileURL {
             let folder = Self.canonical(url.path)
             if !folders.contains(folder) { folders.append(folder) }
         }

@@ -125,7 +125,8 @@ enum RenderCommand {
 
     /// Sets the folders the document may read (``RenderOptions/root``): `--root DIR`, else each
     /// input's folder and the current folder — but for a current folder that is `/` (where
-    /// system services start), which would allow every file; `--resource-path` is allowed as
+    /// system services start), which would allow every file (standard input read there may
+    /// read no file the document names); `--resource-path` is allowed as
     /// well, since the user named it. Files named on the command line (`--theme`, `--fonts`)
     /// are not confined.
     /// - Throws: ``UsageError`` when `--root` is not a folder.
@@ -139,9 +140,15 @@ enum RenderCommand {
             }
             options.root = URL(fileURLWithPath: root)
         } else {
-            let folders = inputs.map { $0 == "-" ? current : URL(fileURLWithPath: $0).deletingLastPathComponent() }
-            options.root = folders.first ?? current
-            allowed = Array(folders.dropFirst()) + (current.standardizedFileURL.path == "/" ? [] : [current])
+            // Standard input's folder is the current one, and `/` is no folder to allow.
+            let currentAllowed = current.standardizedFileURL.path != "/"
+            let folders = inputs.compactMap {
+                $0 == "-" ? (currentAllowed ? current : nil) : URL(fileURLWithPath: $0).deletingLastPathComponent()
+            }
+            // With no folder left, a root no path lies inside (a file, not a folder): the
+            // document reads nothing but what `--resource-path` names.
+            options.root = folders.first ?? (currentAllowed ? current : URL(fileURLWithPath: "/dev/null"))
+            allowed = Array(folders.dropFirst()) + (currentAllowed ? [current] : [])
         }
         if let resources = args.value("--resource-path") { allowed.append(URL(fileURLWithPath: resources)) }
         options.allowedFolders = allowed

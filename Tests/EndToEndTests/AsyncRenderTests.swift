@@ -1,8 +1,10 @@
+import DocumentModel
 import Foundation
 import MarkdownParser
 import TestSupport
 import Testing
-import Typesetter
+
+@testable import Typesetter
 
 extension AsynchronousRenderSuites {
     /// `try await Typesetter.render(markdown:file:to:options:)`: the same PDF as the synchronous
@@ -137,6 +139,24 @@ extension AsynchronousRenderSuites {
                 wait /= 2
             }
             #expect(cancelled, "no attempt was still running when cancelled")
+        }
+
+        /// The in-memory render stops inside the parse once cancelled, as the render to a file
+        /// does: with its cancellation raised before it starts, a render of a long list returns
+        /// in a fraction of the time the parse alone takes (it parsed the whole text first).
+        @Test func theInMemoryRenderStopsInsideTheParse() throws {
+            let markdown = (1...60_000).map { "- item \($0) *e* `c` [l](#x)" }.joined(separator: "\n")
+            var start = DispatchTime.now().uptimeNanoseconds
+            _ = MarkdownParser.parse(markdown, file: "list.md")
+            let parse = Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9
+            let cancellation = Cancellation()
+            cancellation.cancel()
+            var options = RenderOptions()
+            options.cancellation = cancellation
+            start = DispatchTime.now().uptimeNanoseconds
+            #expect(throws: (any Error).self) { try renderInMemoryNow(markdown, options: options) }
+            let cancelled = Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9
+            #expect(cancelled < parse * 0.3, "\(cancelled) s cancelled against \(parse) s to parse")
         }
 
         /// A task cancelled before the render starts throws at once and writes nothing.

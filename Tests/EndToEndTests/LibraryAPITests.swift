@@ -62,6 +62,61 @@ import Typography
         }
     }
 
+    /// A page preview writes image files beside an output file: asked of an in-memory render it
+    /// is an error said first, with no picture left in the temporary folder; previews with
+    /// pages below 1 or a resolution outside 1–2400 dpi are errors that say so, as the command
+    /// line's `--pages` and `--dpi` are.
+    @Test func previewsAreCheckedAsTheCommandLineChecksThem() throws {
+        let before = try FileManager.default.contentsOfDirectory(atPath: NSTemporaryDirectory())
+        var options = RenderOptions()
+        options.preview = PagePreview(format: .png, pages: [1], dpi: 50)
+        #expect {
+            try Typesetter.render(markdown: "# Hello\n", options: options)
+        } throws: { "\($0)".contains("preview") }
+        let after = try FileManager.default.contentsOfDirectory(atPath: NSTemporaryDirectory())
+        #expect(Set(after).subtracting(before).filter { $0.hasPrefix("typeset-") }.isEmpty)
+        for (preview, words) in [
+            (PagePreview(format: .png, pages: [0, 1], dpi: 50), "numbered from 1"),
+            (PagePreview(format: .svg, pages: [-1]), "numbered from 1"),
+            (PagePreview(format: .png, dpi: 0), "1 to 2400 dpi"),
+            (PagePreview(format: .png, dpi: .nan), "1 to 2400 dpi"),
+        ] {
+            options.preview = preview
+            let output = Render.folder + "/preview-checked.pdf"
+            #expect {
+                try Typesetter.render(markdown: "# Hello\n", file: "p.md", to: output, options: options)
+            } throws: { "\($0)".contains(words) }
+        }
+    }
+
+    /// A web font (WOFF, WOFF2) in a font folder, which a PDF cannot embed, is named in a
+    /// warning that says to convert it, not passed over in silence; the folder's other fonts
+    /// are used.
+    @Test func aWebFontInAFontFolderIsNamed() throws {
+        let folder = try Render.scratchFolder("web-fonts")
+        try Data(contentsOf: URL(fileURLWithPath: "/usr/share/fonts/truetype/dejavu/DejaVuSerif.ttf")).write(
+            to: URL(fileURLWithPath: folder + "/serif.ttf"))
+        for name in ["a.woff2", "b.woff"] {
+            #expect(
+                FileManager.default.createFile(atPath: folder + "/" + name, contents: Data([0x77, 0x4F, 0x46, 0x32])))
+        }
+        var options = RenderOptions()
+        options.themeRequest = ThemeRequest(fontFolders: [folder])
+        let pdf = try Typesetter.render(markdown: "Text.\n", options: options)
+        let warning = pdf.diagnostics.first { $0.message.contains("web font") }
+        #expect(
+            warning?.message.contains("a.woff2") == true && warning?.message.contains("1 more") == true,
+            "\(pdf.diagnostics)")
+    }
+
+    /// `render(contentsOf:)` reads a regular file, as its documentation says: a device is
+    /// refused at once, not read as a stream.
+    @Test func aURLInputIsARegularFile() throws {
+        for path in ["/dev/null", "/dev/zero"] {
+            #expect(throws: TypesetError.self) { try Typesetter.render(contentsOf: URL(fileURLWithPath: path)) }
+        }
+    }
+
     @Test func facadeTypesResolveThroughTheEnum() {
         // The enum shadows its module's name; its aliases keep `Typesetter.X` spellings working.
         let options: Typesetter.Options = RenderOptions(paper: .a5)

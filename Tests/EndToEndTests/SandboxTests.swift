@@ -107,6 +107,18 @@ import Typography
         #expect(try render("themed", from: outside).status == 0)
         let themed = try render("themed", from: "/")
         #expect(themed.status == 1 && themed.output.contains("outside"), "\(themed.output)")
+        // Standard input read from `/` (whose folder is the current one) reads no file either.
+        for name in ["doc", "themed"] {
+            let piped = try PDFProbe.run(
+                "sh",
+                [
+                    "-c", "cd / && exec timeout 60 \"$1\" render - -o \"$2\" < \"$3\"", "sh", Render.binary,
+                    root + "/\(name)-stdin.pdf", root + "/\(name).md",
+                ])
+            #expect(piped.output.contains("outside"), "\(name): \(piped.output)")
+            #expect(!piped.output.contains("invalid JSON"), "\(name): \(piped.output)")
+        }
+        #expect(try imageCount(root + "/doc-stdin.pdf") == 0)
     }
 
     /// A picture inside a line that is shown as its alt text says why, as a picture of its
@@ -254,6 +266,18 @@ import Typography
             return text.contains("t.md:2:") && text.contains("is outside") && !text.contains("root:x")
         }
         #expect(!FileManager.default.fileExists(atPath: root + "/t.pdf"))
+        // A root that is no file URL names no folder: it allows nothing (it was read as `/`).
+        for url in [URL(string: "https://example.com/")!, URL(string: "ftp://example.com" + root)!] {
+            var remote = RenderOptions()
+            remote.root = url
+            let report = try Typesetter.render(
+                markdown: markdown, file: root + "/doc.md", to: root + "/remote.pdf", options: remote)
+            #expect(
+                report.diagnostics.contains {
+                    $0.description.contains("doc.md:1:1") && $0.description.contains("outside")
+                }, "\(url): \(report.diagnostics)")
+            #expect(try imageCount(root + "/remote.pdf") == 0)
+        }
     }
 
     /// A text with no file of its own (the in-memory render's `<memory>`) resolves its paths
