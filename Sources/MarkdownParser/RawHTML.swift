@@ -157,6 +157,21 @@ struct RawHTML {
                 at: location, kind: .html))
     }
 
+    /// The one warning for an `<ol type>` other than figures (`a`, `A`, `i`, `I`: HTML, "The ol
+    /// element"): the list is numbered 1. 2. 3.
+    private mutating func warnNumberingStyle(
+        _ name: String, _ attributes: [String: String], at location: SourceLocation?
+    ) {
+        guard name == "ol", let type = attributes["type"], type != "1", warned.insert("\u{0}oltype").inserted
+        else { return }
+        diagnostics.append(
+            Diagnostic(
+                .warning,
+                "<ol type=\"\(type.prefix(8))\">: lists are numbered with figures, 1. 2. 3.; letters and Roman "
+                    + "numerals are not set (one warning for every such list)",
+                at: location, kind: .html))
+    }
+
     /// The one warning for HTML libxml2 gave up on (nested too deep, a text node too long):
     /// its text is shown without its markup.
     private mutating func warnUnparsed(at location: SourceLocation?) {
@@ -555,6 +570,7 @@ struct RawHTML {
         // "The ol element").
         let reversed = name == "ol" && attributes["reversed"] != nil
         let written = Self.listStart(attributes["start"])
+        warnNumberingStyle(name, attributes, at: location)
         var list = ListBlock(ordered: name == "ol", start: written ?? 1, tight: true, items: [], reversed: reversed)
         var outside = BlockBuilder(location: location)
         func placeOutside() {
@@ -1002,6 +1018,7 @@ struct RawHTML {
     ) -> [Inline] {
         let ordered = name == "ol"
         let reversed = ordered && attributes["reversed"] != nil
+        warnNumberingStyle(name, attributes, at: location)
         let itemCount = children.count { if case .element("li", _, _) = $0 { true } else { false } }
         let written = Self.listStart(attributes["start"])
         let list = ListBlock(

@@ -1169,7 +1169,14 @@ public struct Styler: Sendable {
             + pandocBlocks.map { kind in
                 (
                     kind.tally, .content,
-                    { "'\($0)' opens Pandoc's \(kind.name), which CommonMark and GitHub do not have; set as text" }
+                    kind.name == Styler.hangulListName
+                        ? {
+                            "'\($0)' opens a \(kind.name) (가. 나. 다.), which no Markdown (CommonMark, GitHub, Pandoc) "
+                                + "reads as a list; set as text (a numbered list, `1.`, is one)"
+                        }
+                        : {
+                            "'\($0)' opens Pandoc's \(kind.name), which CommonMark and GitHub do not have; set as text"
+                        }
                 )
             }
         for (tally, kind, message) in kinds {
@@ -1915,7 +1922,7 @@ extension Styler {
     /// The opening of a paragraph written in Pandoc's block syntax that CommonMark reads as
     /// text (Pandoc's manual, "Pandoc's Markdown"): a grid table (`+---+`), a line block
     /// (`| ` on every line), an example list (`(@)`), a list whose markers are letters or
-    /// Roman numerals (`a)`, `ii.`, `(a)`, on two lines or more, from the first line or after
+    /// Roman numerals (`a)`, `ii.`, `(a)`; or Korean counters, `가.`, which Pandoc lacks too), on two lines or more, from the first line or after
     /// it), or a table's caption (`Table: …`); nil for any other paragraph.
     static func pandocBlockOpening(_ inlines: [Inline]) -> String? {
         // Most paragraphs open with none of the openings: they are let go before their lines
@@ -1967,8 +1974,16 @@ extension Styler {
         guard !body.isEmpty, body.count <= 5 else { return nil }
         let roman = body.allSatisfy { "ivxlcdm".contains($0) } || body.allSatisfy { "IVXLCDM".contains($0) }
         let letter = body.count == 1 && body.first!.isASCII && body.first!.isLetter
-        return roman || letter || body == "#" ? String(marker) : nil
+        let hangul = body.count == 1 && hangulCounters.contains(body.first!)
+        return roman || letter || hangul || body == "#" ? String(marker) : nil
     }
+
+    /// The syllables Korean counts list items with (가. 나. 다. …, the order of the Hangul
+    /// consonants), which no Markdown reads as list markers.
+    static let hangulCounters: Set<Character> = Set("가나다라마바사아자차카타파하")
+
+    /// The name of a list counted in Hangul (``hangulCounters``) among the kinds tallied.
+    static let hangulListName = "list counted in Hangul"
 
     /// Counts a paragraph opening with Pandoc's block syntax that is set as text, for its warning.
     mutating func tallyPandocBlock(_ opening: String, at location: SourceLocation?) {
@@ -2009,6 +2024,7 @@ extension Styler {
 
     /// What the opening ``pandocBlockOpening(_:)`` found names.
     static func pandocBlockName(_ opening: String) -> String {
+        if opening.contains(where: hangulCounters.contains) { return hangulListName }
         if opening.hasPrefix("+") { return "grid table with cells that span" }
         if opening.hasPrefix("|") { return "line block" }
         if opening.hasPrefix("(@") { return "example list" }

@@ -369,6 +369,24 @@ import Typography
         }
     }
 
+    /// A list counted in Hangul (가. 나. 다., as Korean documents count items), which no Markdown
+    /// reads as a list, is set as text with a warning at its first line that says so, also in
+    /// parentheses and nested in an item; one Hangul syllable and a period in prose is not.
+    @Test func aListCountedInHangulIsNamed() {
+        for (markdown, line) in [
+            ("가. 첫째 항목\n나. 둘째 항목\n다. 셋째 항목", 3), ("(가) 첫째\n(나) 둘째", 3),
+            ("1. 하나\n2. 둘\n   가. 안쪽\n   나. 안쪽 둘", 4),
+        ] {
+            let doc = style("머리말.\n\n" + markdown + "\n")
+            let warnings = doc.diagnostics.filter { $0.message.contains("counted in Hangul") }
+            #expect(warnings.count == 1 && warnings.first?.location?.line == line, "\(markdown): \(doc.diagnostics)")
+            #expect(warnings.first?.message.contains("no Markdown") == true)
+        }
+        for markdown in ["가. 한 줄뿐인 문장", "그는 다. 그리고 갔다.\n나는 남았다."] {
+            #expect(!style(markdown + "\n").diagnostics.contains { $0.message.contains("Hangul") }, "\(markdown)")
+        }
+    }
+
     /// An image shown as its alt text inside a line reads on its panel whatever the theme's
     /// panel colour: its text meets WCAG AA contrast (4.5:1) on a light and on a dark panel.
     @Test(arguments: ["#F3F4F7", "#202020", "#7A7A7A"])
