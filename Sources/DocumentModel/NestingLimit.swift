@@ -88,12 +88,25 @@ public enum NestingLimit {
 
     /// The text of `blocks` and all they hold, in order, gathered with a stack of its own.
     static func plainText(of blocks: [Block]) -> String {
+        var text = ""
+        collect(blocks, into: &text, prose: false, limit: .max)
+        return text
+    }
+
+    /// The prose of `blocks` — their text but for code, formulas and raw HTML — appended to
+    /// `text` until it holds `limit` bytes (UTF-8).
+    static func collectProse(_ blocks: [Block], into text: inout String, limit: Int) {
+        collect(blocks, into: &text, prose: true, limit: limit)
+    }
+
+    /// The text of `blocks` appended to `text`, without code, formulas and raw HTML when
+    /// `prose`, until it holds `limit` bytes (UTF-8).
+    private static func collect(_ blocks: [Block], into text: inout String, prose: Bool, limit: Int) {
         enum Node {
             case block(Block)
             case inline(Inline)
             case separator
         }
-        var text = ""
         var stack: [Node] = blocks.reversed().map(Node.block)
         func push(_ inlines: [Inline]) { stack += inlines.reversed().map(Node.inline) }
         func push(_ blocks: [Block]) {
@@ -102,13 +115,14 @@ public enum NestingLimit {
                 stack.append(.block(block))
             }
         }
-        while let node = stack.popLast() {
+        while text.utf8.count < limit, let node = stack.popLast() {
             switch node {
             case .separator:
                 if !text.isEmpty, text.last != " " { text += " " }
             case .inline(let inline):
                 switch inline {
-                case .text(let string), .code(let string), .math(let string, _, _, _): text += string
+                case .text(let string): text += string
+                case .code(let string), .math(let string, _, _, _): if !prose { text += string }
                 case .softBreak, .lineBreak: text += " "
                 case .emphasis(let children), .strong(let children), .strikethrough(let children),
                     .span(_, let children), .presentation(_, let children), .link(_, _, let children):
@@ -132,12 +146,11 @@ public enum NestingLimit {
                         stack.append(.separator)
                         push(cell)
                     }
-                case .codeBlock(_, let code): text += code
-                case .html(let html): text += html
+                case .codeBlock(_, let code): if !prose { text += code }
+                case .html(let html): if !prose { text += html }
                 case .thematicBreak, .pageBreak: break
                 }
             }
         }
-        return text
     }
 }

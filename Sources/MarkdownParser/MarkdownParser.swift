@@ -174,7 +174,7 @@ public enum MarkdownParser {
         document.source = SourcePositions(buffer: buffer) { CmarkTree.inlineText(of: $0) }
         if let cancelled { return cancelled }
         if smart { document = SmartPunctuation.apply(to: document) }
-        document.textLanguage = TextLanguage.inferred(from: text.utf8)
+        document.textLanguage = TextLanguage.inferred(fromProseOf: document)
         return ParseResult(document: document, diagnostics: diagnostics)
     }
 

@@ -21,11 +21,26 @@ import Testing
         #expect(TextLanguage.inferred(from: text.utf8) == language, "\(text)")
     }
 
-    /// The parser records it on the document, front matter or not; the front matter's `lang`
-    /// is kept as written beside it.
-    @Test func theParserRecordsIt() {
+    /// The parser records it on the document from its prose, front matter or not; the front
+    /// matter's `lang` is kept as written beside it. Addresses, code and markup, Latin in any
+    /// language, do not count: a Korean README of links, images and commands is Korean.
+    @Test func theParserRecordsItFromTheProse() {
         let parsed = MarkdownParser.parse("---\nlang: en\n---\n\n# 시작하기\n\n한국어 문장입니다.\n", file: "t.md")
         #expect(parsed.document.textLanguage == "ko")
         #expect(parsed.document.metadata.lang == "en")
+        let readme = """
+            [**한국어**](/packages/pretendard/README.md) | [English](/packages/pretendard/docs/en/README.md)
+
+            ![Thumbnail](https://raw.githubusercontent.com/orioncactus/pretendard/main/images/thumbnail.svg)
+
+            프리텐다드는 시스템 글꼴을 대체하는 글꼴입니다. 설치는 아래 명령으로 합니다.
+
+            ```sh
+            npm install --save-dev pretendard-variable-dynamic-subset-webfont-package
+            ```
+
+            자세한 내용은 `<link rel="stylesheet" href="https://cdn.jsdelivr.net/pretendard.css">`을 보세요.
+            """
+        #expect(MarkdownParser.parse(readme, file: "README.md").document.textLanguage == "ko")
     }
 }

@@ -1,15 +1,28 @@
-/// The language a document's text is written in, read from its letters, for a document whose
-/// metadata names none (``Document/textLanguage``): Korean when Hangul carries at least as much
-/// of the text as Latin letters do, Japanese when kana do and there is no Hangul; nil
-/// otherwise (the render's default, English).
+/// The language a document's text is written in, read from the letters of its prose, for a
+/// document whose metadata names none (``Document/textLanguage``): Korean when Hangul carries
+/// at least as much of the text as Latin letters do, Japanese when kana do and there is no
+/// Hangul; nil otherwise (the render's default, English). The prose is the text of its first
+/// paragraphs, headings, items, quotes and table cells, not code, addresses or markup, which
+/// are Latin whatever language the document is written in.
 ///
 /// A Hangul syllable is counted as three Latin letters (a syllable holds two or three jamo, and
 /// a Korean line holds about half the characters of an English one), so a Korean manual full of
 /// commands and identifiers still reads as Korean, and an English text quoting a Korean phrase
 /// does not. Only the UTF-8 lead bytes are read: Hangul syllables are U+AC00–U+D7A3, kana
 /// U+3041–U+30FF (The Unicode Standard, chapter 18).
-enum TextLanguage {
-    static func inferred(from text: String.UTF8View) -> String? {
+public enum TextLanguage {
+    /// The language of the prose of `document`'s first blocks, read up to `bytes` (UTF-8) of it.
+    public static func inferred(fromProseOf document: Document, bytes: Int = 32_768) -> String? {
+        var sample = ""
+        for block in document.blocks {
+            NestingLimit.collectProse([block], into: &sample, limit: bytes)
+            if sample.utf8.count >= bytes { break }
+        }
+        return inferred(from: sample.utf8)
+    }
+
+    /// The language of `text`'s letters.
+    public static func inferred(from text: String.UTF8View) -> String? {
         var latin = 0
         var hangul = 0
         var kana = 0
