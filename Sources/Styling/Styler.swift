@@ -1922,8 +1922,9 @@ extension Styler {
     /// The opening of a paragraph written in Pandoc's block syntax that CommonMark reads as
     /// text (Pandoc's manual, "Pandoc's Markdown"): a grid table (`+---+`), a line block
     /// (`| ` on every line), an example list (`(@)`), a list whose markers are letters or
-    /// Roman numerals (`a)`, `ii.`, `(a)`; or Korean counters, `가.`, which Pandoc lacks too), on two lines or more, from the first line or after
-    /// it), or a table's caption (`Table: …`); nil for any other paragraph.
+    /// Roman numerals (`a)`, `ii.`, `(a)`; or Korean counters, `가.`, which Pandoc lacks too),
+    /// on two lines or more, from the first line or after it), or a table's caption
+    /// (`Table: …`); nil for any other paragraph.
     static func pandocBlockOpening(_ inlines: [Inline]) -> String? {
         // Most paragraphs open with none of the openings: they are let go before their lines
         // are gathered.
