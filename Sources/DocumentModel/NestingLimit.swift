@@ -27,41 +27,15 @@ public enum NestingLimit {
     }
 
     static func limit(_ block: Block, depth: Int, flattened: inout Bool) -> Block {
-        var block = block
         guard depth <= maximumDepth else {
             flattened = true
-            block.kind = .paragraph([.text(plainText(of: [block]))])
-            return block
+            var flat = block
+            flat.kind = .paragraph([.text(plainText(of: [block]))])
+            return flat
         }
-        func blocks(_ children: [Block]) -> [Block] {
-            children.map { limit($0, depth: depth + 1, flattened: &flattened) }
-        }
-        func inlines(_ children: [Inline]) -> [Inline] {
-            children.map { limit($0, depth: depth + 1, flattened: &flattened) }
-        }
-        switch block.kind {
-        case .paragraph(let children): block.kind = .paragraph(inlines(children))
-        case .heading(let level, let children): block.kind = .heading(level: level, inlines(children))
-        case .list(var list):
-            for index in list.items.indices { list.items[index].blocks = blocks(list.items[index].blocks) }
-            block.kind = .list(list)
-        case .blockQuote(let children): block.kind = .blockQuote(blocks(children))
-        case .alert(let kind, let children): block.kind = .alert(kind, blocks(children))
-        case .div(let children): block.kind = .div(blocks(children))
-        case .definitionList(var items):
-            for index in items.indices {
-                items[index].term = inlines(items[index].term)
-                items[index].definitions = items[index].definitions.map(blocks)
-            }
-            block.kind = .definitionList(items)
-        case .table(var table):
-            table.header = table.header.map(inlines)
-            table.rows = table.rows.map { $0.map(inlines) }
-            table.caption = inlines(table.caption)
-            block.kind = .table(table)
-        case .codeBlock, .thematicBreak, .html, .pageBreak: break
-        }
-        return block
+        return block.mappingChildren(
+            blocks: { $0.map { limit($0, depth: depth + 1, flattened: &flattened) } },
+            inlines: { $0.map { limit($0, depth: depth + 1, flattened: &flattened) } })
     }
 
     static func limit(_ inline: Inline, depth: Int, flattened: inout Bool) -> Inline {
