@@ -15,7 +15,7 @@ public enum TextLanguage {
     public static func inferred(fromProseOf document: Document, bytes: Int = 32_768) -> String? {
         var sample = ""
         for block in document.blocks {
-            NestingLimit.collectProse([block], into: &sample, limit: bytes)
+            BlockText.prose([block], into: &sample, limit: bytes)
             if sample.utf8.count >= bytes { break }
         }
         return inferred(from: sample.utf8)

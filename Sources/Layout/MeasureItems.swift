@@ -87,7 +87,8 @@ extension ParagraphComposer {
         /// Breaks between the parts of a file name, address or identifier, before a period, at
         /// ``partBreakPenalty`` (``partBreaks(_:allowed:)``).
         let part: [Bool]
-        /// Breaks between two Hangul syllables inside a word of a keep-all paragraph, at
+        /// Breaks between two Hangul syllables inside a word of a paragraph set with
+        /// ``HangulLineBreak/auto``, at
         /// ``syllableBreakPenalty`` (``syllableBreaks(_:runs:)``).
         let syllable: [Bool]
     }
@@ -142,8 +143,8 @@ extension ParagraphComposer {
     /// Allowed breaks (before scalar i): Pango's opportunities less keep-all's (no break between
     /// Hangul and a letter that is not a space, but after a dash), less a slash's that opens a
     /// word (`/` | `usr/lib`) or stands between short parts (``slashJoinsShortParts(_:at:)``)
-    /// and a bracket's after a word's period
-    /// (``opensBracket(_:)``), both withheld, less those after dashes that open a word
+    /// and a bracket's after a word's period (``opensBracket(_:)``), both withheld, less those
+    /// after dashes that open a word
     /// (`--flag`, `-rdynamic`, "–enable", `(-Dx)`: the dash stays with what follows it), and less those
     /// inside the last word of the paragraph or of a line of it ended by a line separator (a
     /// last line is never the fragment of a word: "follow-" | "up."). `withheld`: the breaks
