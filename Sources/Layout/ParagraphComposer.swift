@@ -192,6 +192,48 @@ public enum ParagraphComposer {
         breakKerning: BreakKerning = { _, _, _, _ in 0 },
         cancellation: Cancellation? = nil
     ) -> Composition {
+        let composition = composeAtMeasure(
+            paragraph, prepared: prepared, width: width, limits: limits, hyphenate: hyphenate,
+            breakKerning: breakKerning, cancellation: cancellation)
+        guard paragraph.style.balancesLines, paragraph.style.alignment != .justify, composition.lines.count >= 2,
+            composition.brokenWords.isEmpty
+        else { return composition }
+        // The narrowest measure, to a quarter point, that keeps the number of lines and breaks
+        // no word (``ParagraphStyle/balancesLines``); its lines are placed in the full width.
+        let count = composition.lines.count
+        var best = composition
+        var narrowest = width
+        var low = width / 2
+        var high = width
+        while high - low > 0.25 {
+            let middle = (low + high) / 2
+            let trial = composeAtMeasure(
+                paragraph, prepared: prepared, width: middle, limits: limits, hyphenate: hyphenate,
+                breakKerning: breakKerning, cancellation: cancellation)
+            if trial.lines.count == count, trial.brokenWords.isEmpty, !trial.emergency {
+                best = trial
+                narrowest = middle
+                high = middle
+            } else {
+                low = middle
+            }
+        }
+        let shift =
+            switch paragraph.style.alignment {
+            case .center: (width - narrowest) / 2
+            case .right: width - narrowest
+            case .left, .justify: 0.0
+            }
+        for index in best.lines.indices { best.lines[index].x += shift }
+        return best
+    }
+
+    /// ``compose(_:prepared:width:limits:hyphenate:breakKerning:cancellation:)`` at one measure.
+    static func composeAtMeasure(
+        _ paragraph: StyledParagraph, prepared: PreparedParagraph, width: Double,
+        limits: HyphenationLimits, hyphenate: (String, String) -> [Int], breakKerning: BreakKerning,
+        cancellation: Cancellation?
+    ) -> Composition {
         let original = prepared
         let prepared = uniformWordSpaces(paragraph, prepared: original)
         let (items, breaks) = itemsAndBreaks(
@@ -223,7 +265,7 @@ public enum ParagraphComposer {
         {
             var unexpanded = paragraph
             unexpanded.style.fontExpansion = 0
-            return compose(
+            return composeAtMeasure(
                 unexpanded, prepared: original, width: width, limits: limits, hyphenate: hyphenate,
                 breakKerning: breakKerning, cancellation: cancellation)
         }

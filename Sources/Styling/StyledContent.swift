@@ -351,6 +351,10 @@ public struct ParagraphStyle: Hashable, Sendable {
     /// ``ParagraphStyle/fontExpansionStep``, so the line breaker finds lines with more even
     /// word spaces. 0 turns it off.
     public var fontExpansion: Double = 0
+    /// Lines of even length (CSS Text 4 `text-wrap: balance`, InDesign's Balance Ragged Lines),
+    /// for headings: a ragged paragraph of two lines or more is broken at the narrowest measure
+    /// that sets it in as many lines, so no heading ends with a word alone on its last line.
+    public var balancesLines = false
     /// The step a line's expansion is rounded to (0.005: 0.5 %, microtype's `step=5`).
     public static let fontExpansionStep = 0.005
 

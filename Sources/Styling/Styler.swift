@@ -427,6 +427,7 @@ public struct Styler: Sendable {
         context.cascade.apply(overrides, theme: theme)
         var paragraph = makeParagraph(inlines, context: context, overrides: overrides)
         if Self.neverExpanded.contains(role) { paragraph.style.fontExpansion = 0 }
+        paragraph.style.balancesLines = true
         // The bookmark and contents entry read as the heading does (`:rocket:` as 🚀); its id is
         // made of the text as written, below.
         let readable = readableTextInDocument(EmojiShortcodes.replacing(in: inlines))

@@ -269,6 +269,45 @@ func prepared(_ runs: [StyledRun]) -> PreparedParagraph {
         #expect(broken > 0)
     }
 
+    /// A heading's lines are balanced (``ParagraphStyle/balancesLines``, CSS `text-wrap:
+    /// balance`): as many lines as at the full measure, their lengths closer, never a word alone
+    /// on the last line where first-fit left one; centred and right-aligned lines still sit in the
+    /// full measure; a paragraph without the setting is unchanged. Members: Korean and English,
+    /// two and three lines, left, centred and right, every measure from 60 to 200 pt.
+    @Test(arguments: [TextAlignment.left, .center, .right])
+    func aHeadingsLinesAreBalanced(alignment: TextAlignment) {
+        for text in [
+            "스마트 전기주전자 사용 설명서", "Line height, leading and the baseline grid",
+            "The quick brown fox jumps over the lazy dog near the river bank and back",
+        ] {
+            let runs = [self.text(text)]
+            let p = prepared(runs)
+            for width in stride(from: 60.0, through: 200, by: 5) {
+                let plain = ParagraphComposer.compose(
+                    paragraph(runs, alignment: alignment), prepared: p, width: width, hyphenate: { _, _ in [] })
+                var heading = paragraph(runs, alignment: alignment)
+                heading.style.balancesLines = true
+                let balanced = ParagraphComposer.compose(heading, prepared: p, width: width, hyphenate: { _, _ in [] })
+                #expect(balanced.lines.count == plain.lines.count, "\(text) at \(width) pt")
+                guard plain.lines.count >= 2, plain.brokenWords.isEmpty else { continue }
+                let spread = { (c: Composition) in
+                    (c.lines.map(\.naturalWidth).max() ?? 0) - (c.lines.map(\.naturalWidth).min() ?? 0)
+                }
+                #expect(spread(balanced) <= spread(plain) + 1e-9, "\(text) at \(width) pt: \(lineTexts(balanced, p))")
+                let words = { (c: Composition) in
+                    lineTexts(c, p).last?.split(separator: " ").count ?? 0
+                }
+                if words(plain) == 1, text.split(separator: " ").count > 2 * plain.lines.count {
+                    #expect(words(balanced) > 1, "\(text) at \(width) pt: \(lineTexts(balanced, p))")
+                }
+                for line in balanced.lines {
+                    #expect(line.x >= -5 && line.x + line.width <= width + 5, "\(alignment) \(width) pt")
+                    if alignment == .right { #expect(abs(line.x + line.width - width) < 5.5, "\(width) pt") }
+                }
+            }
+        }
+    }
+
     /// ``HangulLineBreak/keepAll`` (CSS `word-break: keep-all`) never breaks a word that fits
     /// the measure, justified or not, and neither does ``HangulLineBreak/auto`` in a run that
     /// asks for no hyphenation; ``HangulLineBreak/auto`` alone breaks between syllables.
