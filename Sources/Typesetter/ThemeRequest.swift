@@ -230,7 +230,7 @@ extension Typesetter {
                 let others = webFonts.count > 1 ? " and \(webFonts.count - 1) more" : ""
                 warnings.append(
                     "font '\(first)'\(others): a web font (WOFF, WOFF2), which a PDF cannot embed, is not used; "
-                        + "convert it to TTF or OTF (fontTools: fonttools ttLib.woff2 decompress FILE)")
+                        + "convert it to TTF or OTF (fontTools, for one, converts both)")
             }
             return (FontSession(configuration), warnings)
         } catch BackendError

@@ -203,33 +203,38 @@ public enum Typesetter {
         // Before the survey opens the highlighting library on another thread.
         GlibcFunctions.lookUp()
         tuneHeap(for: requested)
-        // A document built in code nests no deeper than a parsed one (styling and layout recurse).
-        var (document, flattened) = NestingLimit.limited(document)
-        var parseDiagnostics = parseDiagnostics
-        if flattened {
-            parseDiagnostics.append(
-                Diagnostic(
-                    .warning,
-                    "content nested more than \(NestingLimit.maximumDepth) levels deep is flattened to plain text",
-                    kind: .structure))
-        }
-        // A book's chapters are read from a file (`Typesetter.book`, the command line); a text
-        // rendered alone sets its own content only.
-        if let include = document.metadata.includes.first {
-            parseDiagnostics.append(
-                Diagnostic(
-                    .warning,
-                    "'include' names a book's chapters, which are read with a document file (Typesetter.book, or "
-                        + "typeset render FILE); this text is set alone", at: include.location, kind: .frontMatter))
-        }
-        // A document that names no language reads in the one its letters are written in.
-        if document.metadata.lang == nil { document.metadata.lang = document.textLanguage }
+        let (document, parseDiagnostics) = prepared(document, diagnostics: parseDiagnostics)
         if requested.tunesHeap { FreedMemory.release() }
         let settings = try ResolvedSettings(resolving: requested, for: document, parseDiagnostics: parseDiagnostics)
         // The pictures layout and drawing read on this thread stay inside the root as opened.
         return try FileReader.confining(to: settings.options.sandbox?.folders) {
             try render(document, settings: settings, to: output, requested: requested, threaded: threaded)
         }
+    }
+
+    /// `document` made ready to set, with the warnings that says: nested no deeper than a parsed
+    /// document (``NestingLimit``: styling and layout recurse), its `include:` said to be left
+    /// (a book's chapters are read from a file, by ``book(_:options:)`` or the command line), and
+    /// reading in the language its prose is written in when its metadata names none.
+    static func prepared(_ document: Document, diagnostics: [Diagnostic]) -> (Document, [Diagnostic]) {
+        var (document, flattened) = NestingLimit.limited(document)
+        var diagnostics = diagnostics
+        if flattened {
+            diagnostics.append(
+                Diagnostic(
+                    .warning,
+                    "content nested more than \(NestingLimit.maximumDepth) levels deep is flattened to plain text",
+                    kind: .structure))
+        }
+        if let include = document.metadata.includes.first {
+            diagnostics.append(
+                Diagnostic(
+                    .warning,
+                    "'include' names a book's chapters, which are read with a document file (Typesetter.book, or "
+                        + "typeset render FILE); this text is set alone", at: include.location, kind: .frontMatter))
+        }
+        if document.metadata.lang == nil { document.metadata.lang = document.textLanguage }
+        return (document, diagnostics)
     }
 
     /// ``render(document:diagnostics:to:options:threaded:)`` once its settings are resolved.
