@@ -141,10 +141,15 @@ public struct ListBlock: Hashable, Sendable {
     public var items: [ListItem]
     /// True for an ordered list numbered downwards from ``start`` (HTML's `<ol reversed>`).
     public var reversed: Bool
+    /// What an ordered list counts with: figures, letters, Roman numerals or Hangul.
+    public var numbering: ListNumbering
+    /// True when an ordered list's markers are between parentheses (Pandoc's `(a)`, `(iv)`);
+    /// ``delimiter`` is then `)`.
+    public var enclosed: Bool
     /// Creates a list from its parts.
     public init(
         ordered: Bool, start: Int = 1, tight: Bool = true, delimiter: Character = ".", items: [ListItem],
-        reversed: Bool = false
+        reversed: Bool = false, numbering: ListNumbering = .decimal, enclosed: Bool = false
     ) {
         self.ordered = ordered
         self.start = start
@@ -152,12 +157,125 @@ public struct ListBlock: Hashable, Sendable {
         self.delimiter = delimiter
         self.items = items
         self.reversed = reversed
+        self.numbering = numbering
+        self.enclosed = enclosed
     }
 
     /// The number of the item at `index` (from 0) of an ordered list: ``start`` plus `index`,
     /// or minus it when the list is ``reversed``.
     public func number(at index: Int) -> Int {
         reversed ? start &- index : start &+ index
+    }
+
+    /// The marker of the item at `index` (from 0) of an ordered list as it is set: its number
+    /// in the list's ``numbering``, then the ``delimiter``, or between parentheses when
+    /// ``enclosed`` (`3.`, `c)`, `(iii)`, `다.`).
+    public func marker(at index: Int) -> String {
+        let counter = numbering.counter(number(at: index))
+        return enclosed ? "(\(counter))" : "\(counter)\(delimiter)"
+    }
+}
+
+/// What an ordered list's items are counted with (Pandoc's manual, "Ordered lists", extension
+/// `fancy_lists`; CSS Counter Styles Level 3, §6 and §7.1 for the letters, Roman numerals and
+/// Hangul syllables).
+public enum ListNumbering: String, Hashable, Sendable, CaseIterable {
+    /// 1, 2, 3.
+    case decimal
+    /// a, b, … z, aa, ab (CSS `lower-alpha`).
+    case lowerAlpha
+    /// A, B, … Z, AA, AB (CSS `upper-alpha`).
+    case upperAlpha
+    /// i, ii, iii, iv (CSS `lower-roman`, 1 to 3,999).
+    case lowerRoman
+    /// I, II, III, IV (CSS `upper-roman`, 1 to 3,999).
+    case upperRoman
+    /// 가, 나, 다, … 하, 가가: the fourteen syllables Korean counts items with, in the order of
+    /// the Hangul consonants (CSS `hangul`).
+    case hangul
+
+    /// The fourteen syllables of ``hangul``, in order.
+    public static let hangulSyllables: [Character] = Array("가나다라마바사아자차카타파하")
+
+    /// `number` written in this numbering; in figures when the numbering cannot write it (a
+    /// number below 1 in letters, Roman numerals or Hangul, or above 3,999 in Roman numerals),
+    /// as CSS falls back to decimal.
+    public func counter(_ number: Int) -> String {
+        switch self {
+        case .decimal: String(number)
+        case .lowerAlpha: Self.alphabetic(number, Array("abcdefghijklmnopqrstuvwxyz")) ?? String(number)
+        case .upperAlpha: Self.alphabetic(number, Array("ABCDEFGHIJKLMNOPQRSTUVWXYZ")) ?? String(number)
+        case .lowerRoman: Self.roman(number)?.lowercased() ?? String(number)
+        case .upperRoman: Self.roman(number) ?? String(number)
+        case .hangul: Self.alphabetic(number, Self.hangulSyllables) ?? String(number)
+        }
+    }
+
+    /// The number `counter` writes in this numbering (`c` is 3 in ``lowerAlpha``, `iv` 4 in
+    /// ``lowerRoman``); nil when it is no counter of this numbering. Letters and Hangul are read
+    /// one symbol at a time, as Pandoc reads list markers (`aa` is no marker).
+    public func number(of counter: Substring) -> Int? {
+        switch self {
+        case .decimal: counter.allSatisfy(\.isASCII) ? Int(counter) : nil
+        case .lowerAlpha: Self.alphabeticValue(counter, Array("abcdefghijklmnopqrstuvwxyz"))
+        case .upperAlpha: Self.alphabeticValue(counter, Array("ABCDEFGHIJKLMNOPQRSTUVWXYZ"))
+        case .lowerRoman: counter.allSatisfy(\.isLowercase) ? Self.romanValue(counter.uppercased()) : nil
+        case .upperRoman: counter.allSatisfy(\.isUppercase) ? Self.romanValue(String(counter)) : nil
+        case .hangul: Self.alphabeticValue(counter, Self.hangulSyllables)
+        }
+    }
+
+    /// CSS's alphabetic counter system: `number` in bijective base `symbols.count`.
+    private static func alphabetic(_ number: Int, _ symbols: [Character]) -> String? {
+        guard number >= 1 else { return nil }
+        var rest = number
+        var written: [Character] = []
+        while rest > 0 {
+            rest -= 1
+            written.append(symbols[rest % symbols.count])
+            rest /= symbols.count
+        }
+        return String(written.reversed())
+    }
+
+    /// The number an alphabetic counter of one symbol writes.
+    private static func alphabeticValue(_ counter: Substring, _ symbols: [Character]) -> Int? {
+        guard counter.count == 1, let first = counter.first, let index = symbols.firstIndex(of: first) else {
+            return nil
+        }
+        return index + 1
+    }
+
+    /// `number` in upper-case Roman numerals, 1 to 3,999.
+    private static func roman(_ number: Int) -> String? {
+        guard (1...3999).contains(number) else { return nil }
+        let values: [(Int, String)] = [
+            (1000, "M"), (900, "CM"), (500, "D"), (400, "CD"), (100, "C"), (90, "XC"),
+            (50, "L"), (40, "XL"), (10, "X"), (9, "IX"), (5, "V"), (4, "IV"), (1, "I"),
+        ]
+        var rest = number
+        var written = ""
+        for (value, numeral) in values {
+            while rest >= value {
+                written += numeral
+                rest -= value
+            }
+        }
+        return written
+    }
+
+    /// The number upper-case Roman numerals write, when they are written in the usual form
+    /// (`IIII` and `IC` are not).
+    private static func romanValue(_ numeral: String) -> Int? {
+        let values: [Character: Int] = ["I": 1, "V": 5, "X": 10, "L": 50, "C": 100, "D": 500, "M": 1000]
+        var total = 0
+        var previous = 0
+        for character in numeral.reversed() {
+            guard let value = values[character] else { return nil }
+            total += value < previous ? -value : value
+            previous = max(previous, value)
+        }
+        return roman(total) == numeral ? total : nil
     }
 }
 

@@ -430,7 +430,10 @@ struct CmarkConverter {
                 appendOrDefine(Block(.blockQuote(quoted), location: loc), node: node, to: &items)
             }
         case CMARK_NODE_LIST:
-            appendOrDefine(Block(.list(list(node, depth: depth)), location: loc), node: node, to: &items)
+            for (index, part) in lists(node, depth: depth).enumerated() {
+                let block = Block(.list(part.list), location: index == 0 ? loc : location(part.firstItem))
+                appendOrDefine(block, node: node, to: &items)
+            }
         case CMARK_NODE_ITEM, CMARK_NODE_CUSTOM_BLOCK:
             // Items only occur in lists; custom blocks have no meaning here: keep their content.
             for child in Self.children(node) { convertBlock(child, depth: depth + 1, into: &items) }
@@ -1075,13 +1078,43 @@ struct CmarkConverter {
 
     /// A list node's list: its kind, start, tightness, delimiter and items (a task item's box
     /// as cmark-gfm's extension or GitHub's empty-item form finds it).
-    private mutating func list(_ node: OpaquePointer, depth: Int) -> ListBlock {
+    /// The lists of a cmark-gfm list node, each with its first item's node: one, or several
+    /// where Pandoc's markers change numbering or parentheses from one item to the next
+    /// (`a)` then `(i)`, `가.` then `1.`, `(@)` then `(1)`), which Pandoc reads as lists of their own and
+    /// cmark-gfm, reading them as figures of one delimiter, as one (``PandocListMarkers``).
+    private mutating func lists(_ node: OpaquePointer, depth: Int) -> [(list: ListBlock, firstItem: OpaquePointer)] {
         let ordered = cmark_node_get_list_type(node) == CMARK_ORDERED_LIST
-        var list = ListBlock(
-            ordered: ordered, start: ordered ? Int(cmark_node_get_list_start(node)) : 1,
-            tight: cmark_node_get_list_tight(node) != 0,
+        let tight = cmark_node_get_list_tight(node) != 0
+        let template = ListBlock(
+            ordered: ordered, start: ordered ? Int(cmark_node_get_list_start(node)) : 1, tight: tight,
             delimiter: cmark_node_get_list_delim(node) == CMARK_PAREN_DELIM ? ")" : ".", items: [])
+        var parts: [(list: ListBlock, firstItem: OpaquePointer, example: Bool)] = []
+        var partIsLoose = false
+        func finishPart() {
+            guard !parts.isEmpty else { return }
+            parts[parts.count - 1].list.tight = tight || !partIsLoose
+            partIsLoose = false
+        }
         for item in Self.children(node) {
+            let marker = ordered ? source.listMarkers[startLine(item)] : nil
+            let numbering = marker?.numbering ?? .decimal
+            let enclosed = marker?.enclosed ?? false
+            let example = marker?.example ?? false
+            if let last = parts.last, last.list.numbering == numbering, last.list.enclosed == enclosed,
+                last.example == example
+            {
+                partIsLoose = partIsLoose || followsBlankLine(item)
+            } else {
+                finishPart()
+                var list = template
+                if let marker {
+                    list.numbering = numbering
+                    list.start = marker.start
+                    list.enclosed = enclosed
+                }
+                parts.append((list, item, example))
+            }
+            partIsLoose = partIsLoose || hasBlankLineBetweenBlocks(item)
             var task: Bool?
             if let ext = CmarkExtensions.handles.tasklist, cmark_node_get_syntax_extension(item) == ext {
                 task = cmark_gfm_extensions_get_tasklist_item_checked(item)
@@ -1091,9 +1124,28 @@ struct CmarkConverter {
                 task = found.checked
                 itemBlocks = found.blocks
             }
-            list.items.append(ListItem(blocks: itemBlocks, task: task))
+            parts[parts.count - 1].list.items.append(ListItem(blocks: itemBlocks, task: task))
         }
-        return list
+        finishPart()
+        if parts.isEmpty { return [(template, node)] }
+        return parts.map { ($0.list, $0.firstItem) }
+    }
+
+    /// Whether a blank line comes right before `item`'s first line (CommonMark's loose list,
+    /// "List items": items separated by blank lines).
+    private func followsBlankLine(_ item: OpaquePointer) -> Bool {
+        let line = startLine(item)
+        guard line > 1 else { return false }
+        return syntax.sourceLine(line - 1).allSatisfy { $0 == 0x20 || $0 == 0x09 || $0 == 0x0D }
+    }
+
+    /// Whether two of `item`'s blocks have a blank line between them (the other way a
+    /// CommonMark list is loose).
+    private func hasBlankLineBetweenBlocks(_ item: OpaquePointer) -> Bool {
+        let children = Self.children(item)
+        return zip(children, children.dropFirst()).contains { before, after in
+            startLine(after) - (Int(cmark_node_get_end_line(before)) + lineDelta) > 1
+        }
     }
 
     /// Whether a cmark-gfm strikethrough node is Pandoc's subscript (Pandoc manual, "Extension:

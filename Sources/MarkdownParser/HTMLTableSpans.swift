@@ -109,7 +109,7 @@ extension RawHTML {
             var result: [Inline] = []
             for (index, item) in list.items.enumerated() {
                 if index > 0 { result.append(.lineBreak) }
-                let marker = list.ordered ? "\(list.number(at: index)).\u{00A0}" : "•\u{00A0}"
+                let marker = list.ordered ? "\(list.marker(at: index))\u{00A0}" : "•\u{00A0}"
                 result += [.text(marker)] + cellInlines(item.blocks)
             }
             return result

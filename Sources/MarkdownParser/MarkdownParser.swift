@@ -130,6 +130,8 @@ public enum MarkdownParser {
         RepeatedLinkAddresses.rewrite(&markdown, firstLine: firstLine, file: file, diagnostics: &diagnostics)
         if let tables = PandocTables.rewriting(markdown) { markdown = tables }
         if let cancelled { return cancelled }
+        let listMarkers = PandocListMarkers.rewriting(markdown, firstLine: firstLine)
+        if let listMarkers { markdown = listMarkers.text }
         let definitionOpenings = PandocDefinitions.rewritingOpenings(markdown, firstLine: firstLine)
         if let definitionOpenings { markdown = definitionOpenings.text }
         if let cancelled { return cancelled }
@@ -140,6 +142,7 @@ public enum MarkdownParser {
         if marked != text { source = SourceText(marked, file: file) }
         source.writtenCells = marking.findings.wideRows
         source.definitionOpenings = definitionOpenings?.lines ?? []
+        source.listMarkers = listMarkers?.markers ?? [:]
         diagnostics += marking.findings.diagnostics(file: file)
 
         let smart = smartPunctuation(metadata, diagnostics: &diagnostics)
@@ -173,6 +176,9 @@ public enum MarkdownParser {
             ? windows?.buffer ?? SourceBuffer(source.lines.buffer) : SourceBuffer(source.inputBytes)
         document.source = SourcePositions(buffer: buffer) { CmarkTree.inlineText(of: $0) }
         if let cancelled { return cancelled }
+        if let labels = listMarkers?.exampleLabels, !labels.isEmpty {
+            document = ExampleReferences(numbers: labels).apply(to: document)
+        }
         if smart { document = SmartPunctuation.apply(to: document) }
         document.textLanguage = TextLanguage.inferred(fromProseOf: document)
         return ParseResult(document: document, diagnostics: diagnostics)

@@ -159,17 +159,25 @@ struct RawHTML {
 
     /// The one warning for an `<ol type>` other than figures (`a`, `A`, `i`, `I`: HTML, "The ol
     /// element"): the list is numbered 1. 2. 3.
-    private mutating func warnNumberingStyle(
+    /// The numbering an `<ol>`'s `type` asks for (HTML, "The ol element": `1`, `a`, `A`, `i`,
+    /// `I`); figures, with one warning for all such lists, for another value.
+    private mutating func numbering(
         _ name: String, _ attributes: [String: String], at location: SourceLocation?
-    ) {
-        guard name == "ol", let type = attributes["type"], type != "1", warned.insert("\u{0}oltype").inserted
-        else { return }
-        diagnostics.append(
-            Diagnostic(
-                .warning,
-                "<ol type=\"\(type.prefix(8))\">: lists are numbered with figures, 1. 2. 3.; letters and Roman "
-                    + "numerals are not set (one warning for every such list)",
-                at: location, kind: .html))
+    ) -> ListNumbering {
+        guard name == "ol", let type = attributes["type"] else { return .decimal }
+        let numberings: [String: ListNumbering] = [
+            "1": .decimal, "a": .lowerAlpha, "A": .upperAlpha, "i": .lowerRoman, "I": .upperRoman,
+        ]
+        if let numbering = numberings[type] { return numbering }
+        if warned.insert("\u{0}oltype").inserted {
+            diagnostics.append(
+                Diagnostic(
+                    .warning,
+                    "<ol type=\"\(type.prefix(8))\">: HTML's types are 1, a, A, i and I; the list is numbered with "
+                        + "figures (one warning for every such list)",
+                    at: location, kind: .html))
+        }
+        return .decimal
     }
 
     /// The one warning for HTML libxml2 gave up on (nested too deep, a text node too long):
@@ -570,8 +578,9 @@ struct RawHTML {
         // "The ol element").
         let reversed = name == "ol" && attributes["reversed"] != nil
         let written = Self.listStart(attributes["start"])
-        warnNumberingStyle(name, attributes, at: location)
-        var list = ListBlock(ordered: name == "ol", start: written ?? 1, tight: true, items: [], reversed: reversed)
+        var list = ListBlock(
+            ordered: name == "ol", start: written ?? 1, tight: true, items: [], reversed: reversed,
+            numbering: numbering(name, attributes, at: location))
         var outside = BlockBuilder(location: location)
         func placeOutside() {
             let blocks = outside.finish()
@@ -1018,11 +1027,12 @@ struct RawHTML {
     ) -> [Inline] {
         let ordered = name == "ol"
         let reversed = ordered && attributes["reversed"] != nil
-        warnNumberingStyle(name, attributes, at: location)
+        let numbering = numbering(name, attributes, at: location)
         let itemCount = children.count { if case .element("li", _, _) = $0 { true } else { false } }
         let written = Self.listStart(attributes["start"])
         let list = ListBlock(
-            ordered: ordered, start: written ?? (reversed ? itemCount : 1), items: [], reversed: reversed)
+            ordered: ordered, start: written ?? (reversed ? itemCount : 1), items: [], reversed: reversed,
+            numbering: numbering)
         let indent = String(repeating: "\u{2003}", count: listDepth)
         listDepth += 1
         defer { listDepth -= 1 }
@@ -1034,7 +1044,7 @@ struct RawHTML {
                 continue
             }
             if index > 0 { result.append(.lineBreak) }
-            let marker = ordered ? "\(list.number(at: index))." : "•"
+            let marker = ordered ? list.marker(at: index) : "•"
             result +=
                 [.text(indent + marker + "\u{00A0}")] + inlines(itemChildren, location: location, depth: depth + 2)
             index += 1

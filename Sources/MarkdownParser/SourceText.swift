@@ -57,6 +57,8 @@ struct SourceText {
     /// The lines (1-based, in the file) where a definition opens with a fenced code block, its
     /// marker made a space for cmark-gfm (``PandocDefinitions/rewritingOpenings(_:firstLine:)``).
     var definitionOpenings: Set<Int> = []
+    /// Pandoc's list markers written as figures before the parse, by line (``PandocListMarkers``).
+    var listMarkers: [Int: PandocListMarkers.Marker] = [:]
 
     init(_ text: String, file: String) {
         let input = Array(text.utf8)

@@ -457,7 +457,8 @@ public final class CairoPDFRenderer: PageRenderer {
                 index = structure.addElement(
                     .role(element.role), parent: openIndices.last ?? 0,
                     alternativeText: element.alternativeText, language: element.language,
-                    headerScope: element.headerScope?.rawValue)
+                    headerScope: element.headerScope?.rawValue,
+                    listNumbering: element.listNumbering?.structureAttributeName)
                 if element.role == .figure, (element.alternativeText ?? "").trimmingCharacters(in: .whitespaces).isEmpty
                 {
                     figuresHaveAlt = false

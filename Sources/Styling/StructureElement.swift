@@ -67,53 +67,68 @@ public struct StructureElement: Hashable, Sendable {
     /// item's paragraph has four) costs little when a document has 100,000 blocks.
     private var texts: Texts?
 
-    /// An element's alternative text, language and header scope, shared between copies of the
-    /// element.
+    /// An element's alternative text, language, header scope and list numbering, shared
+    /// between copies of the element.
     private final class Texts: Hashable, Sendable {
         let alternativeText: String?
         let language: String?
         let headerScope: HeaderScope?
+        let listNumbering: ListNumbering?
 
-        init(alternativeText: String?, language: String?, headerScope: HeaderScope?) {
+        init(alternativeText: String?, language: String?, headerScope: HeaderScope?, listNumbering: ListNumbering?) {
             self.alternativeText = alternativeText
             self.language = language
             self.headerScope = headerScope
+            self.listNumbering = listNumbering
         }
 
         static func == (left: Texts, right: Texts) -> Bool {
             left.alternativeText == right.alternativeText && left.language == right.language
-                && left.headerScope == right.headerScope
+                && left.headerScope == right.headerScope && left.listNumbering == right.listNumbering
         }
 
         func hash(into hasher: inout Hasher) {
             hasher.combine(alternativeText)
             hasher.combine(language)
             hasher.combine(headerScope)
+            hasher.combine(listNumbering)
         }
 
-        /// A box for the three, nil when none is set.
-        static func boxing(_ alternativeText: String?, _ language: String?, _ headerScope: HeaderScope?) -> Texts? {
-            alternativeText == nil && language == nil && headerScope == nil
-                ? nil : Texts(alternativeText: alternativeText, language: language, headerScope: headerScope)
+        /// A box for the four, nil when none is set.
+        static func boxing(
+            _ alternativeText: String?, _ language: String?, _ headerScope: HeaderScope?,
+            _ listNumbering: ListNumbering?
+        ) -> Texts? {
+            alternativeText == nil && language == nil && headerScope == nil && listNumbering == nil
+                ? nil
+                : Texts(
+                    alternativeText: alternativeText, language: language, headerScope: headerScope,
+                    listNumbering: listNumbering)
         }
     }
 
     /// Alternative text (`/Alt`): what a figure shows, in words.
     public var alternativeText: String? {
         get { texts?.alternativeText }
-        set { texts = Texts.boxing(newValue, language, headerScope) }
+        set { texts = Texts.boxing(newValue, language, headerScope, listNumbering) }
     }
     /// The language of the element's text (`/Lang`, a BCP 47 tag) when it differs from the
     /// document's.
     public var language: String? {
         get { texts?.language }
-        set { texts = Texts.boxing(alternativeText, newValue, headerScope) }
+        set { texts = Texts.boxing(alternativeText, newValue, headerScope, listNumbering) }
     }
     /// What a `TH` heads when not its column (`/Scope /Row` for an HTML `<th>` heading a body
     /// row); nil for a header-row cell, which heads its column.
     public var headerScope: HeaderScope? {
         get { texts?.headerScope }
-        set { texts = Texts.boxing(alternativeText, language, newValue) }
+        set { texts = Texts.boxing(alternativeText, language, newValue, listNumbering) }
+    }
+    /// How an `L` element's items are numbered (`/ListNumbering`, PDF 1.7 §14.8.5.5, Table
+    /// 347, ``ListNumbering/structureAttributeName``); nil for a bullet list.
+    public var listNumbering: ListNumbering? {
+        get { texts?.listNumbering }
+        set { texts = Texts.boxing(alternativeText, language, headerScope, newValue) }
     }
 
     /// Creates an element of `role` for block `id`, part `index`.
@@ -121,7 +136,7 @@ public struct StructureElement: Hashable, Sendable {
         self.role = role
         self.id = id
         self.index = index
-        texts = Texts.boxing(alternativeText, language, nil)
+        texts = Texts.boxing(alternativeText, language, nil, nil)
     }
 
     /// Page furniture: not read aloud, not in the structure tree.
@@ -130,5 +145,21 @@ public struct StructureElement: Hashable, Sendable {
     /// Whether `other` is the same element (role, block and part), whatever else it carries.
     public func isSame(as other: StructureElement) -> Bool {
         role == other.role && id == other.id && index == other.index
+    }
+}
+
+extension ListNumbering {
+    /// The name of this numbering among the values of the `/ListNumbering` attribute (PDF 1.7
+    /// §14.8.5.5, Table 347): `Decimal`, `LowerAlpha`, `UpperAlpha`, `LowerRoman`,
+    /// `UpperRoman`; nil for ``hangul``, which the table does not name.
+    public var structureAttributeName: String? {
+        switch self {
+        case .decimal: "Decimal"
+        case .lowerAlpha: "LowerAlpha"
+        case .upperAlpha: "UpperAlpha"
+        case .lowerRoman: "LowerRoman"
+        case .upperRoman: "UpperRoman"
+        case .hangul: nil
+        }
     }
 }

@@ -115,8 +115,9 @@ public struct Styler: Sendable {
     var unreadInlineImages: [(reason: String, tally: ExampleTally)] = []
     var remoteInlineImages = ExampleTally()
     /// Paragraphs that are Pandoc's block syntax CommonMark does not have (grid tables with
-    /// spanning cells, line blocks, example lists, lettered and Roman list markers), kept as
-    /// text: a tally for each kind (``pandocBlockName(_:)``), in the order first met.
+    /// spanning cells, example lists, and lettered, Roman and Hangul list markers directly
+    /// after text, where no list opens), kept as text: a tally for each kind
+    /// (``pandocBlockName(_:)``), in the order first met.
     var pandocBlocks: [(name: String, tally: ExampleTally)] = []
     /// Links into other Markdown files (`other.md#part`): counted, one warning per document.
     var otherFileLinks: (count: Int, first: (String, SourceLocation?)?) = (0, nil)
@@ -662,20 +663,52 @@ public struct Styler: Sendable {
         let depth = context.cascade.listDepth
         let textCascade = paragraphCascade(context)
         let font = textCascade.font
-        let numberLength = max(
-            String(list.number(at: 0)).count, String(list.number(at: max(0, list.items.count - 1))).count)
-        let markerWidthEm = list.ordered ? 0.62 * Double(numberLength + 1) + 0.6 : 1.3
+        let markerWidthEm = list.ordered ? Self.markerWidthEm(of: list) + 0.6 : 1.3
         var markerStyle = textCascade.runStyle
         markerStyle.font.families += ["DejaVu Sans"]  // bullets and ballot boxes
         markerStyle.link = nil
         let taskMarkerStyle = appearances.shared(markerStyle)
         if list.ordered { markerStyle.features.append("tnum") }
         markerStyle = appearances.shared(markerStyle)
+        var element = newElement(.list, in: context)
+        if list.ordered { element.listNumbering = list.numbering }
         return ListFrame(
-            list: list, context: context, element: newElement(.list, in: context),
+            list: list, context: context, element: element,
             indentStep: max(font.size * 1.6, font.size * markerWidthEm), markerStyle: markerStyle,
             taskMarkerStyle: taskMarkerStyle,
             bulletMarker: [StyledRun(Styler.bullets[depth % Styler.bullets.count], style: markerStyle)])
+    }
+
+    /// About how wide, in em, an ordered list's widest marker is: the first's or the last's,
+    /// or in Roman numerals any up to the last (`viii.` is wider than `x.`). Figures are
+    /// tabular, 0.62 em, and so is a figure list's period or parenthesis; in other markers a
+    /// parenthesis, period or narrow letter is 0.3 em, a Hangul syllable 1 em, `m` and `w`
+    /// 0.9 em, another capital 0.7 em and another letter 0.58 em.
+    static func markerWidthEm(of list: ListBlock) -> Double {
+        let figures = list.numbering == .decimal && !list.enclosed
+        func width(_ marker: String) -> Double {
+            marker.unicodeScalars.reduce(0) { total, scalar in
+                let character = Character(scalar)
+                let width: Double =
+                    switch character {
+                    case _ where figures || character.isNumber: 0.62
+                    case _ where scalar.value >= 0xAC00 && scalar.value <= 0xD7A3: 1
+                    case "i", "j", "l", "I", ".", ")", "(": 0.3
+                    case "f", "r", "t": 0.4
+                    case "m", "w", "M", "W": 0.9
+                    case _ where character.isUppercase: 0.7
+                    default: 0.58
+                    }
+                return total + width
+            }
+        }
+        let last = max(0, list.items.count - 1)
+        let roman = list.numbering == .lowerRoman || list.numbering == .upperRoman
+        let indices = roman ? Array(0...min(last, 64)) + (last > 64 ? [last] : []) : [0, last]
+        let widest = indices.map { width(list.marker(at: $0)) }.max() ?? 0
+        // A short marker of letters takes the room of a figure and its period (1.24 em), so the
+        // items' text starts where a short numbered list's does.
+        return figures ? widest : max(widest, 1.24)
     }
 
     /// The item at `index` of `frame`'s list, before its blocks are styled.
@@ -695,7 +728,7 @@ public struct Styler: Sendable {
             if let box, !list.ordered {
                 [box]
             } else if list.ordered {
-                [StyledRun("\(list.number(at: index))\(list.delimiter)", style: frame.markerStyle)]
+                [StyledRun(list.marker(at: index), style: frame.markerStyle)]
             } else {
                 frame.bulletMarker
             }
@@ -1170,11 +1203,8 @@ public struct Styler: Sendable {
             + pandocBlocks.map { kind in
                 (
                     kind.tally, .content,
-                    kind.name == Styler.hangulListName
-                        ? {
-                            "'\($0)' opens a \(kind.name) (가. 나. 다.), which no Markdown (CommonMark, GitHub, Pandoc) "
-                                + "reads as a list; set as text (a numbered list, `1.`, is one)"
-                        }
+                    Styler.isListName(kind.name)
+                        ? { Styler.unopenedListMessage($0, kind: kind.name) }
                         : {
                             "'\($0)' opens Pandoc's \(kind.name), which CommonMark and GitHub do not have; set as text"
                         }
@@ -1922,10 +1952,10 @@ public struct Styler: Sendable {
 extension Styler {
     /// The opening of a paragraph written in Pandoc's block syntax that CommonMark reads as
     /// text (Pandoc's manual, "Pandoc's Markdown"): a grid table (`+---+`), a line block
-    /// (`| ` on every line), an example list (`(@)`), a list whose markers are letters or
-    /// Roman numerals (`a)`, `ii.`, `(a)`; or Korean counters, `가.`, which Pandoc lacks too),
-    /// on two lines or more, from the first line or after it), or a table's caption
-    /// (`Table: …`); nil for any other paragraph.
+    /// (`| ` on every line), an example list (`(@)`), list markers of letters, Roman numerals,
+    /// `#` or Korean counters (`a)`, `ii.`, `(a)`, `가.`) opening two lines or more of a
+    /// paragraph (a list that follows text without a blank line, which the parser leaves as
+    /// text, ``ListNumbering``), or a table's caption (`Table: …`); nil for any other paragraph.
     static func pandocBlockOpening(_ inlines: [Inline]) -> String? {
         // Most paragraphs open with none of the openings: they are let go before their lines
         // are gathered.
@@ -1974,6 +2004,7 @@ extension Styler {
         let parenthesized = marker.first == "(" && last == ")"
         let body = marker.dropFirst(parenthesized ? 1 : 0).dropLast()
         guard !body.isEmpty, body.count <= 5 else { return nil }
+        if parenthesized, body.first == "@" { return String(marker) }
         let roman = body.allSatisfy { "ivxlcdm".contains($0) } || body.allSatisfy { "IVXLCDM".contains($0) }
         let letter = body.count == 1 && body.first!.isASCII && body.first!.isLetter
         let hangul = body.count == 1 && hangulCounters.contains(body.first!)
@@ -2024,6 +2055,26 @@ extension Styler {
         return lines
     }
 
+    /// Whether `name` (``pandocBlockName(_:)``) names a list whose markers Typeset reads when
+    /// the list opens as Pandoc's lists do (``ListNumbering``).
+    static func isListName(_ name: String) -> Bool {
+        name == hangulListName || name == letteredListName || name == "example list"
+    }
+
+    /// The warning for `opening`, a marker of a list of `kind` (``isListName(_:)``) that opens
+    /// no list where it stands.
+    static func unopenedListMessage(_ opening: String, kind: String) -> String {
+        let rule =
+            kind == "example list"
+            ? "and an example's label may have up to seven characters"
+            : "and a capital letter with a period needs two spaces after it"
+        return "'\(opening)' starts a line as an item of a \(kind) does, but no list opens there: as in Pandoc, "
+            + "a list needs a blank line before it or an item's text above it, \(rule); set as text"
+    }
+
+    /// The name of a list with letters, Roman numerals or `#` as markers among the kinds tallied.
+    static let letteredListName = "list with letters, Roman numerals or # as markers"
+
     /// What the opening ``pandocBlockOpening(_:)`` found names.
     static func pandocBlockName(_ opening: String) -> String {
         if opening.contains(where: hangulCounters.contains) { return hangulListName }
@@ -2031,7 +2082,7 @@ extension Styler {
         if opening.hasPrefix("|") { return "line block" }
         if opening.hasPrefix("(@") { return "example list" }
         if opening == "Table:" { return "table caption" }
-        return "list with letters, Roman numerals or # as markers"
+        return letteredListName
     }
 }
 

@@ -43,6 +43,8 @@ package struct StructureRecords {
     private(set) var attributes: [Int32: (alternativeText: String?, language: String?)] = [:]
     /// The `/Scope` of each `TH` that heads other than its column (`Row`, `Both`), by element.
     private(set) var headerScopes: [Int32: String] = [:]
+    /// The `/ListNumbering` of each numbered `L` (PDF 1.7 §14.8.5.5, Table 347), by element.
+    private(set) var listNumberings: [Int32: String] = [:]
     /// The replacement text (`/ActualText`, PDF 1.7 §14.9.4) of the marked content of the few
     /// elements whose glyphs do not read as their text (a formula's, whose text is its TeX
     /// source), by element.
@@ -95,7 +97,8 @@ package struct StructureRecords {
     package var pageCount: Int { pageRuns.count }
 
     /// A new element of `type` under `parent`, with `/Alt` and `/Lang` when given, a `TH`'s
-    /// `/Scope` when it is not `Column` (``headerScopes``), and `actualText` as the
+    /// `/Scope` when it is not `Column` (``headerScopes``), a numbered `L`'s `/ListNumbering`
+    /// (``listNumberings``), and `actualText` as the
     /// replacement text of its marked content (``actualTexts``).
     ///
     /// Headings never skip a level in the tree (PDF/UA-1 ISO 14289-1 §7.4.2): a heading is
@@ -103,7 +106,7 @@ package struct StructureRecords {
     /// `#` followed by `###` reads `H1`, `H2`. Elements are added in reading order.
     package mutating func addElement(
         _ type: ElementType, parent: Int32, alternativeText: String? = nil,
-        language: String? = nil, headerScope: String? = nil, actualText: String? = nil
+        language: String? = nil, headerScope: String? = nil, listNumbering: String? = nil, actualText: String? = nil
     ) -> Int32 {
         let element = Int32(types.count)
         var type = type
@@ -116,6 +119,7 @@ package struct StructureRecords {
         if alternativeText != nil || language != nil { attributes[element] = (alternativeText, language) }
         if let actualText { actualTexts[element] = actualText }
         if let headerScope { headerScopes[element] = headerScope }
+        if let listNumbering { listNumberings[element] = listNumbering }
         kidOwner.append(parent)
         kidValue.append(element)
         return element

@@ -735,6 +735,11 @@ enum TaggedPDFRewriter {
                 let scope = structure.headerScopes[Int32(e)] ?? "Column"
                 entries.append(("A", .dictionary([("O", .name("Table")), ("Scope", .name(scope))])))
             }
+            // A numbered list says how it counts (PDF 1.7 §14.8.5.5, Table 347), so a screen
+            // reader can announce "list, lettered" before the first label.
+            if let numbering = structure.listNumberings[Int32(e)] {
+                entries.append(("A", .dictionary([("O", .name("List")), ("ListNumbering", .name(numbering))])))
+            }
             // PDF/UA-1 §7.9: every Note has a unique /ID.
             if type == .role(.note) {
                 entries.append(("ID", .text("note-\(e)")))

@@ -110,6 +110,12 @@ import Testing
                   - four deep
             - back to one
 
+            a) a lettered list
+            b) of two items
+
+            (iv) a Roman list
+            (v) that starts at four
+
             > A quote with the word efficient.
 
             | Name | Value | Note |

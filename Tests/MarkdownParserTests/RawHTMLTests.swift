@@ -137,21 +137,6 @@ import Testing
     /// A list written in a line of inline HTML (a table cell's `<ul><li>…`, as GitHub shows
     /// it) sets each item on a line of its own behind its bullet or number, nested items an em
     /// in, and the text after the list on a line of its own: no empty first line.
-    /// An `<ol type>` other than figures (`a`, `I`) is numbered 1. 2. 3. with one warning that
-    /// says so, in a block and in a table cell; `type="1"` is figures, no warning.
-    @Test func anOrderedListsLetterTypeIsNamed() {
-        for html in [
-            "<ol type=\"a\"><li>one</li><li>two</li></ol>\n\n<ol type=\"I\"><li>x</li></ol>\n",
-            "<table><tr><td><ol type=\"i\"><li>a</li></ol></td></tr></table>\n",
-        ] {
-            let parsed = MarkdownParser.parse(html, file: "t.md")
-            let warnings = parsed.diagnostics.filter { $0.message.contains("numbered with figures") }
-            #expect(warnings.count == 1 && warnings.first?.location?.line == 1, "\(html): \(parsed.diagnostics)")
-        }
-        let figures = MarkdownParser.parse("<ol type=\"1\"><li>one</li></ol>\n", file: "t.md")
-        #expect(!figures.diagnostics.contains { $0.message.contains("numbered with figures") })
-    }
-
     @Test func inlineListsSetAnItemALine() {
         func lines(_ inlines: [Inline]) -> [String] {
             var result = [""]

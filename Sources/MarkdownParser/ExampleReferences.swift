@@ -1,0 +1,54 @@
+import DocumentModel
+
+/// References to Pandoc's labelled examples (Pandoc's manual, "Numbered example lists"):
+/// `@good` in the text, where an example is labelled `(@good)`, is that example's number, so
+/// `As (@good) shows` reads `As (2) shows`. A `@` after a letter or figure (an address,
+/// `me@good`) and one in code are left as written, and so is a label no example has (Pandoc
+/// reads it as a citation).
+struct ExampleReferences {
+    /// The number of each labelled example.
+    let numbers: [String: Int]
+
+    /// `document` with every reference in its blocks and notes made its example's number.
+    func apply(to document: Document) -> Document {
+        var document = document
+        document.blocks = document.blocks.mapped { apply($0) }
+        for number in document.footnotes.keys { document.footnotes[number] = document.footnotes[number]!.map(apply) }
+        return document
+    }
+
+    private func apply(_ block: Block) -> Block {
+        block.mappingChildren(blocks: { $0.map(apply) }, inlines: apply)
+    }
+
+    private func apply(_ inlines: [Inline]) -> [Inline] {
+        inlines.map { inline in
+            switch inline {
+            case .text(let text) where text.utf8.contains(UInt8(ascii: "@")): .text(replacing(in: text))
+            default: inline
+            }
+        }
+    }
+
+    /// `text` with each `@label` of a known example made its number.
+    func replacing(in text: String) -> String {
+        var result = ""
+        var rest = Substring(text)
+        while let at = rest.firstIndex(of: "@") {
+            let before = rest[..<at]
+            result += before
+            let label = rest[rest.index(after: at)...].prefix {
+                $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "_" || $0 == "-")
+            }
+            let afterWord = (before.last ?? result.last).map { $0.isLetter || $0.isNumber } ?? false
+            if !afterWord, let number = numbers[String(label)] {
+                result += String(number)
+                rest = rest[label.endIndex...]
+            } else {
+                result += "@"
+                rest = rest[rest.index(after: at)...]
+            }
+        }
+        return result + rest
+    }
+}
