@@ -69,10 +69,9 @@ enum PandocListMarkers {
         let marker: Marker
     }
 
-    /// A list item open at a line: the column of its marker and of its content, and the
-    /// numbering of its list when it is one of Pandoc's (nil for bullets and figures).
+    /// A list item open at a line: the column of its content, the marker when it is one of
+    /// Pandoc's (nil for bullets and figures), and the delimiter as written.
     private struct OpenItem {
-        let markerColumn: Int
         let contentColumn: Int
         let marker: Marker?
         let delimiter: UInt8
@@ -82,7 +81,7 @@ enum PandocListMarkers {
     private enum Opening {
         case blank
         case fence(character: UInt8, length: Int)
-        /// A bullet or a figure marker (CommonMark's), its length and delimiter.
+        /// A bullet or a figure marker (CommonMark's), its length in bytes.
         case commonMarkItem(length: Int)
         case pandocItem(length: Int, body: Range<Int>, enclosed: Bool, delimiter: UInt8)
         case other
@@ -214,8 +213,7 @@ enum PandocListMarkers {
         var spaces = 0
         while first + length + spaces < end, bytes[first + length + spaces] == 0x20 { spaces += 1 }
         let gap = (1...4).contains(spaces) ? spaces : 1
-        return OpenItem(
-            markerColumn: column, contentColumn: column + length + gap, marker: marker, delimiter: delimiter)
+        return OpenItem(contentColumn: column + length + gap, marker: marker, delimiter: delimiter)
     }
 
     /// Where a line's text starts after its block quote markers (`>`, each with up to three
