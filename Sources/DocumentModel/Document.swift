@@ -321,6 +321,25 @@ public enum AlertKind: String, Hashable, Sendable, CaseIterable {
         }
     }
 
+    /// The kind of alert a div's class names as an admonition of another dialect: the five
+    /// kinds themselves, as Pandoc's `alerts` extension makes them divs of these classes;
+    /// Quarto's callouts (`callout-note` … `callout-caution`); and the admonitions of MkDocs,
+    /// Docusaurus, VitePress and reStructuredText by their nearest kind — `info` a note, `hint`
+    /// and `success` a tip, `attention` a warning, `danger`, `error`, `failure` and `bug` a
+    /// caution. ASCII case ignored; nil for any other class.
+    public init?(admonition name: String) {
+        var name = name.lowercased()
+        if name.hasPrefix("callout-") { name.removeFirst("callout-".count) }
+        switch name {
+        case "note", "info": self = .note
+        case "tip", "hint", "success": self = .tip
+        case "important": self = .important
+        case "warning", "attention": self = .warning
+        case "caution", "danger", "error", "failure", "bug": self = .caution
+        default: return nil
+        }
+    }
+
     /// The kind written `[!NAME]` on an alert's first line (ASCII case ignored, as GitHub does).
     public init?(marker: String) {
         guard marker.hasPrefix("[!"), marker.hasSuffix("]"), marker.count > 3 else { return nil }

@@ -281,11 +281,39 @@ struct SourceText {
             return (prefix, DivFence(kind: .open(attributes), location: location, original: original))
         }
         // `::: name`: one word, used as a class.
-        guard body.allSatisfy({ AttributeListParser.isNameByte($0) && $0 != UInt8(ascii: ":") }) else { return nil }
+        let isName = { (byte: UInt8) in AttributeListParser.isNameByte(byte) && byte != UInt8(ascii: ":") }
+        let bodyLocation = SourceLocation(file: file, line: number, column: bodyColumn)
+        guard body.allSatisfy(isName) else {
+            return titledAdmonition(body, isName: isName, at: bodyLocation).map {
+                (prefix, DivFence(kind: .open($0), location: location, original: original))
+            }
+        }
         let word = String(decoding: body, as: UTF8.self)
-        let attributes = Attributes(
-            classes: [word], location: SourceLocation(file: file, line: number, column: bodyColumn))
+        let attributes = Attributes(classes: [word], location: bodyLocation)
         return (prefix, DivFence(kind: .open(attributes), location: location, original: original))
+    }
+
+    /// An admonition's fence with a title (VitePress's `::: warning Read this`, Docusaurus's
+    /// `:::tip Pro tip` and `:::tip[Pro tip]`): its kind's name as the class and the title as
+    /// `title`; nil when the word is no admonition's (``AlertKind/init(admonition:)``), where a
+    /// fence with more than a word is no fence, as in Pandoc.
+    private static func titledAdmonition(
+        _ body: [UInt8], isName: (UInt8) -> Bool, at location: SourceLocation
+    ) -> Attributes? {
+        let nameLength = body.prefix { isName($0) && $0 != UInt8(ascii: "[") }.count
+        let name = String(decoding: body[..<nameLength], as: UTF8.self)
+        guard nameLength > 0, AlertKind(admonition: name) != nil else { return nil }
+        var title = body[nameLength...]
+        if title.first == UInt8(ascii: "[") {
+            guard title.last == UInt8(ascii: "]") else { return nil }
+            title = title.dropFirst().dropLast()
+        } else {
+            guard title.first == 0x20 || title.first == 0x09 else { return nil }
+        }
+        let text = String(decoding: title, as: UTF8.self).trimmingCharacters(in: .whitespaces)
+        return Attributes(
+            classes: [name], pairs: [Attributes.Pair(key: "title", value: text, location: location)],
+            location: location)
     }
 
     /// `bytes` without trailing spaces, tabs and carriage returns.

@@ -23,12 +23,12 @@ extension Styler {
     }
 
     /// A GitHub alert as GitHub draws it: a bar in the alert's colour beside the content, and
-    /// above the content its label (`Note`, `Warning`…; 참고, 경고… in Korean text) in that
-    /// colour, bold. Tagged as one
+    /// above the content its label (`Note`, `Warning`…; 참고, 경고… in Korean text), or the
+    /// `title` an admonition gives, in that colour, bold. Tagged as one
     /// `Note` element (PDF 1.7 §14.8.4.4) holding the label's paragraph and the content.
     mutating func appendAlert(
-        _ kind: AlertKind, _ children: [Block], in context: BlockContext, at location: SourceLocation?,
-        to blocks: inout [StyledBlock]
+        _ kind: AlertKind, _ children: [Block], title: String? = nil, in context: BlockContext,
+        at location: SourceLocation?, to blocks: inout [StyledBlock]
     ) {
         var context = context
         let first = blocks.count
@@ -45,7 +45,7 @@ extension Styler {
         labelContext.cascade = paragraphCascade(context)
         labelContext.cascade.color = alertColor(kind)
         let label = makeParagraph(
-            [.strong([.text(kind.label(language: context.cascade.language))])], context: labelContext,
+            [.strong([.text(title ?? kind.label(language: context.cascade.language))])], context: labelContext,
             overrides: StyleOverrides())
         blocks.append(
             StyledBlock(

@@ -73,6 +73,23 @@ struct StyleOverrides {
     /// `lineHeightMultiple` both give `lineheightmultiple`).
     static func canonicalKey(_ key: String) -> String { TextRole.normalizedKey(key) }
 
+    /// The keys an attribute list may set, as written in the documentation.
+    static let knownKeys = [
+        "kerning", "tracking", "letterSpacing", "lineHeightMultiple", "lineHeight", "size", "weight", "family",
+        "italic", "bold", "smallCaps", "lowercaseSmallCaps", "uppercaseSmallCaps", "monospacedDigit", "monospaced",
+        "features", "leading", "color", "background", "underline", "strikethrough", "baselineOffset", "align",
+        "strokeColor", "strokeWidth", "guides", "measure", "lang", "hyphenate", "tabSize", "textCase",
+        "textDecoration",
+    ]
+
+    /// The known key (``knownKeys``) one edit from `key`, compared case- and separator-
+    /// insensitively; nil when none is, or `key` has fewer than four letters and digits.
+    static func nearKey(_ key: String) -> String? {
+        let written = canonicalKey(key)
+        guard written.count >= 4 else { return nil }
+        return knownKeys.first { EditDistance.withinOne(written, canonicalKey($0)) }
+    }
+
     /// Parses `attributes` against `theme` (roles, colour and family names). Every problem is a
     /// warning at the pair's location; the offending pair is ignored.
     init(_ attributes: Attributes, theme: Theme, diagnostics: inout [Diagnostic]) {
@@ -235,7 +252,12 @@ struct StyleOverrides {
             }
         case "caption", "width", "style", "class": break  // accepted for other stages / Pandoc compatibility
         default:
-            if !applyCaseOrLine(key: key, pair: pair, warn: warn) { warn("unknown attribute '\(pair.key)'", at) }
+            // Any other key is kept for other tools and silent, as Pandoc keeps it for its
+            // filters and writers (`dir`, `custom-style`, `data-*`, `target`); one edit from a
+            // key Typeset reads, it is taken for a slip of the pen.
+            if !applyCaseOrLine(key: key, pair: pair, warn: warn), let near = Self.nearKey(key) {
+                warn("unknown attribute '\(pair.key)'; did you mean '\(near)'?", at)
+            }
         }
         return parsed.problems
     }

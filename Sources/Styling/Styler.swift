@@ -348,6 +348,14 @@ public struct Styler: Sendable {
             appendTable(table, context: context, location: block.location, to: &blocks)
         case .div(let children):
             let inside = divContext(block, overrides: overrides, in: context)
+            if let kind = block.attributes.classes.lazy.compactMap(AlertKind.init(admonition:)).first {
+                // An admonition (`::: warning`, `:::tip Title`, Quarto's `.callout-note`) is an alert.
+                let title = block.attributes.pairs.first { $0.key.lowercased() == "title" }?.value.flatMap {
+                    $0.isEmpty ? nil : $0
+                }
+                appendAlert(kind, children, title: title, in: inside, at: block.location, to: &blocks)
+                return
+            }
             for child in children { append(child, context: inside, to: &blocks) }
         case .html(let html):
             let text = HTMLText.visibleText(html)

@@ -163,6 +163,57 @@ import Typesetter
         #expect(lines.contains { $0.hasPrefix("BlockQuote") })
     }
 
+    /// The admonitions of other dialects are alerts: Pandoc's and VitePress's `::: warning`,
+    /// Docusaurus's `:::tip Title` and `:::danger[Title]`, VitePress's `::: info Title`,
+    /// Quarto's `.callout-important` with its `title`; each its kind's label or its title in its
+    /// kind's colour, tagged as a Note. A div of another class stays a div, and a fence whose
+    /// word is no admonition's but has words after it stays text, as in Pandoc.
+    @Test func admonitionsOfOtherDialectsAreAlerts() throws {
+        let markdown = """
+            ::: warning
+            Pandoc and VitePress.
+            :::
+
+            :::tip Pro tip
+            Docusaurus with a title.
+            :::
+
+            :::danger[Take care]
+            Docusaurus 3.
+            :::
+
+            ::: info Read this
+            VitePress info.
+            :::
+
+            ::: {.callout-important title="Quarto says"}
+            A callout.
+            :::
+
+            ::: aside
+            A plain div.
+            :::
+            """
+        let (pdf, report) = try Render.markdown(markdown, name: "conventions-admonitions")
+        #expect(report.diagnostics.isEmpty, "\(report.diagnostics)")
+        let lines = try structureLines(pdf)
+        let notes = lines.indices.filter { lines[$0].hasPrefix("Note") }
+        #expect(notes.count == 5, "\(lines)")
+        for (index, label) in zip(notes, ["Warning", "Pro tip", "Take care", "Read this", "Quarto says"]) {
+            #expect(lines[index + 2] == "\"\(label)\"", "\(lines[index...])")
+        }
+        #expect(!lines.contains { $0.contains(":::") }, "no fence is printed")
+        let content = try PDFProbe.contentStreams(pdf)
+        // Warning, tip, caution (danger), note (info), important: each kind's colour.
+        for colour: UInt32 in [0x9A6700, 0x1A7F37, 0xCF222E, 0x0969DA, 0x8250DF] {
+            #expect(content.contains(fill(colour)), "\(fill(colour))")
+        }
+        let text = try PDFProbe.text(pdf)
+        #expect(text.contains("A plain div.") && !text.contains("Aside"))
+        let stray = try Render.markdown("::: aside with words\nText.\n:::\n", name: "conventions-not-admonition")
+        #expect(try PDFProbe.text(stray.pdf).contains("::: aside with words"), "no fence: kept as text")
+    }
+
     /// An alert's colour comes from the theme when the theme names one for its kind.
     @Test func alertColourFollowsTheTheme() throws {
         let folder = try Render.scratchFolder("alert-theme")
