@@ -313,18 +313,35 @@ struct InlineSyntax {
     /// therefore aligned at the reported column first and then at nearby columns within the
     /// line's leading whitespace and `>` markers. A literal that aligns nowhere keeps its text
     /// and has every byte marked inert: it can never be read as syntax.
+    ///
+    /// cmark-gfm 0.29 counts no line for a hard break written as a backslash at a line's end
+    /// (`handle_backslash` in `inlines.c` makes the break without moving on a line), so a text
+    /// node after such breaks reports a line too early: one that does not align there is
+    /// aligned on each of the lines after it, up to one a break before it, from its start.
     func tokenize(_ pieces: [InlinePiece]) -> [InlineToken] {
         var tokens: [InlineToken] = []
         var source: [UInt8] = []
+        var hardBreaks = 0
         for piece in pieces {
             switch piece {
-            case .node(let node): tokens.append(.node(node))
+            case .node(let node):
+                if case .lineBreak = node { hardBreaks += 1 }
+                tokens.append(.node(node))
             case .text(let textPiece):
                 let literal = Array(textPiece.text.utf8)
                 // Many pieces share a line: it is copied once.
                 source = sourceLine(textPiece.line)
-                let line = Int32(textPiece.line)
-                if let (start, inert) = align(literal, in: source, reportedColumn: textPiece.column) {
+                var line = Int32(textPiece.line)
+                var aligned = align(literal, in: source, reportedColumn: textPiece.column)
+                var later = 0
+                while aligned == nil, later < hardBreaks {
+                    later += 1
+                    source = sourceLine(textPiece.line + later)
+                    aligned = align(literal, in: source, reportedColumn: 1)
+                    if aligned != nil { line = Int32(textPiece.line + later) }
+                }
+                if aligned == nil { source = sourceLine(textPiece.line) }
+                if let (start, inert) = aligned {
                     // Columns follow the source; an escaped or referenced byte takes the column of
                     // its `\` or `&`.
                     var sourceIndex = start

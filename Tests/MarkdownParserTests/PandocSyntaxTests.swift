@@ -248,3 +248,32 @@ import Testing
 private func loc(_ line: Int, _ column: Int) -> DocumentModel.SourceLocation {
     DocumentModel.SourceLocation(file: "t.md", line: line, column: column)
 }
+
+/// Syntax read from the source after a hard break written as a backslash at a line's end,
+/// whose next line cmark-gfm does not count: a no-break space, a span, a superscript and a
+/// LaTeX text command are read on every line after one or more such breaks, as on the first,
+/// and a warning there names its own line.
+@Suite struct BackslashBreakTests {
+    private func inlines(_ text: String) -> [Inline] {
+        guard case .paragraph(let inlines)? = MarkdownParser.parse(text, file: "t.md").document.blocks.first?.kind
+        else { return [] }
+        return inlines
+    }
+
+    @Test func syntaxAfterABackslashBreakIsRead() {
+        for breaks in [1, 2, 3] {
+            let lead = String(repeating: "A line\\\n", count: breaks)
+            let nbsp = inlines(lead + "Dr.\\ Smith.\n").map(\.plainText).joined()
+            #expect(nbsp.hasSuffix("Dr.\u{00A0}Smith."), "\(breaks): \(nbsp.debugDescription)")
+            let span = inlines(lead + "A [word]{.smallcaps} here.\n")
+            #expect(span.contains { if case .span = $0 { true } else { false } }, "\(breaks): \(span)")
+            let superscript = inlines(lead + "x^2^ squared.\n")
+            #expect(!superscript.map(\.plainText).joined().contains("^"), "\(breaks): \(superscript)")
+            let command = inlines(lead + "An \\emph{emphasised} word.\n")
+            #expect(command.contains { if case .emphasis = $0 { true } else { false } }, "\(breaks): \(command)")
+        }
+        let parsed = MarkdownParser.parse("One\\\ntwo\\\nthree \\foo{x} four.\n", file: "t.md")
+        let warning = parsed.diagnostics.first { $0.message.contains("\\foo") }
+        #expect(warning?.location?.line == 3, "\(parsed.diagnostics)")
+    }
+}
