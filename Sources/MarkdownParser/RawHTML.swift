@@ -116,11 +116,13 @@ struct RawHTML {
         case drawingOnly
         /// A `<math>` element that is not converted to a formula: its text.
         case mathText
+        /// An element with no text (`<Badge text="v1.9" />`, a placeholder written `<filename>`).
+        case empty
 
         /// The words of the warning that say what became of the element's text.
         var words: String {
             switch self {
-            case .shown: "its text is shown"
+            case .shown: "its text is shown; a tag meant as text is written \\<name\\> or in `code`"
             case .hidden: "it and its content are left out, as a browser shows none of it"
             case .embedded: "the page or media it embeds cannot be set in a PDF; it is left out"
             case .tagsOnly: "it is left out, but the Markdown blocks between its tags are shown"
@@ -142,6 +144,9 @@ struct RawHTML {
             case .drawingTitle: "its drawing is left out; its <title> is shown in its place, as an image's alt text"
             case .drawingOnly: "its drawing is left out, and it holds no text to show"
             case .mathText: "its formula is not laid out; its text is shown in reading order"
+            case .empty:
+                "it holds no text, so nothing of it is shown: its attributes are not read (a component's "
+                    + "text=\"…\" or label=\"…\"), and a tag meant as text is written \\<name\\> or in `code`"
             }
         }
     }
@@ -152,8 +157,9 @@ struct RawHTML {
         diagnostics.append(
             Diagnostic(
                 .warning,
-                "HTML element <\(name)> is not supported; \(fate.words) (one warning for all <\(name)> elements "
-                    + "treated so)",
+                "HTML element <\(name)> is not supported; "
+                    + fate.words.replacingOccurrences(of: "\\<name\\>", with: "\\<\(name)\\>")
+                    + " (one warning for all <\(name)> elements treated so)",
                 at: location, kind: .html))
     }
 
@@ -1084,7 +1090,8 @@ struct RawHTML {
             }
             if Self.silent.contains(name) { return [] }
             if let shown = renderedElement(name, content: content, location: location) { return shown }
-            warnUnsupported(name, at: location, fate: .shown)
+            let empty = content.allSatisfy { $0.plainText.allSatisfy(\.isWhitespace) }
+            warnUnsupported(name, at: location, fate: empty ? .empty : .shown)
             return content
         }
     }

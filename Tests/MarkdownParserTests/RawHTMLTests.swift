@@ -137,6 +137,27 @@ import Testing
     /// A list written in a line of inline HTML (a table cell's `<ul><li>…`, as GitHub shows
     /// it) sets each item on a line of its own behind its bullet or number, nested items an em
     /// in, and the text after the list on a line of its own: no empty first line.
+    /// An element Typeset does not read says what became of it: its text shown, or, with no
+    /// text (a site component's `<Badge text="v1.9" />`), that nothing is shown and its
+    /// attributes are not read; both say how a tag meant as text is written.
+    @Test func anUnsupportedElementSaysWhetherItShowsAnything() {
+        let cases: [(String, String)] = [
+            (
+                "Hello <Badge type=\"tip\" text=\"v1.9+\" /> world.",
+                "<badge> is not supported; it holds no text, so nothing"
+            ),
+            ("Tabs <TabItem label=\"Yarn\"></TabItem> here.", "<tabitem> is not supported; it holds no text"),
+            (
+                "A <blink>blinking</blink> word.",
+                "<blink> is not supported; its text is shown; a tag meant as text is written \\<blink\\>"
+            ),
+        ]
+        for (markdown, expected) in cases {
+            let messages = MarkdownParser.parse(markdown + "\n", file: "t.md").diagnostics.map(\.message)
+            #expect(messages.contains { $0.contains(expected) }, "\(markdown): \(messages)")
+        }
+    }
+
     @Test func inlineListsSetAnItemALine() {
         func lines(_ inlines: [Inline]) -> [String] {
             var result = [""]
