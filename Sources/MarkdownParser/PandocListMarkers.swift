@@ -11,8 +11,9 @@ import DocumentModel
 /// Pandoc's example lists (extension `example_lists`) are read the same way: `(@)`, `@.` and
 /// a labelled `(@good)` count on from one example list to the next through the document, and
 /// `@good` in the text is the number of the example it labels (``ExampleReferences``). A label
-/// is letters, figures, `_` and `-`, short enough for the marker to be nine figures and its
-/// delimiter (up to seven characters between parentheses); a longer one stays text, warned.
+/// is letters, figures, `_` and `-`. A marker longer than nine figures and a delimiter
+/// (`(@a_long_label)`) is written `1)`, its line's text moved up behind it and the line filled
+/// out with spaces: that line's columns in warnings are then the moved text's.
 ///
 /// As in Pandoc, a list opens after a blank line (or in a list item, directly under its
 /// text); a capital letter with a period needs two spaces after it (`B.  Russell`), since
@@ -53,8 +54,17 @@ enum PandocListMarkers {
         var byLine: [Int: Marker] = [:]
         for marker in found {
             let length = marker.end - marker.offset
-            let digits = Array(repeating: UInt8(ascii: "0"), count: length - 2) + [UInt8(ascii: "1")]
-            bytes.replaceSubrange(marker.offset..<marker.end, with: digits + [marker.delimiter])
+            if length <= 10 {
+                let digits = Array(repeating: UInt8(ascii: "0"), count: length - 2) + [UInt8(ascii: "1")]
+                bytes.replaceSubrange(marker.offset..<marker.end, with: digits + [marker.delimiter])
+            } else {
+                var lineEnd = marker.end
+                while lineEnd < bytes.count, bytes[lineEnd] != 0x0A { lineEnd += 1 }
+                let text = bytes[marker.end..<lineEnd].drop { $0 == 0x20 }
+                var moved = [UInt8(ascii: "1"), marker.delimiter, 0x20] + text
+                moved += Array(repeating: 0x20, count: lineEnd - marker.offset - moved.count)
+                bytes.replaceSubrange(marker.offset..<lineEnd, with: moved)
+            }
             byLine[firstLine + marker.line] = marker.marker
         }
         return Rewritten(text: String(decoding: bytes, as: UTF8.self), markers: byLine, exampleLabels: labels)
@@ -307,7 +317,7 @@ enum PandocListMarkers {
         let delimiter = bytes[bodyEnd]
         guard delimiter == UInt8(ascii: ")") || (!enclosed && delimiter == UInt8(ascii: ".")) else { return .other }
         let length = bodyEnd + 1 - first
-        guard length <= 10 else { return .other }
+        guard length <= 10 || bytes[bodyStart] == UInt8(ascii: "@") else { return .other }
         var spaces = 0
         while first + length + spaces < end, bytes[first + length + spaces] == 0x20 { spaces += 1 }
         let capitalWithPeriod =

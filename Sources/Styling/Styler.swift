@@ -2072,12 +2072,10 @@ extension Styler {
     /// The warning for `opening`, a marker of a list of `kind` (``isListName(_:)``) that opens
     /// no list where it stands.
     static func unopenedListMessage(_ opening: String, kind: String) -> String {
-        let rule =
-            kind == "example list"
-            ? "and an example's label may have up to seven characters"
-            : "and a capital letter with a period needs two spaces after it"
-        return "'\(opening)' starts a line as an item of a \(kind) does, but no list opens there: as in Pandoc, "
-            + "a list needs a blank line before it or an item's text above it, \(rule); set as text"
+        let article = kind.first.map { "aeiou".contains($0) } == true ? "an" : "a"
+        let rule = kind == "example list" ? "" : ", and a capital letter with a period needs two spaces after it"
+        return "'\(opening)' starts a line as an item of \(article) \(kind) does, but no list opens there: as in "
+            + "Pandoc, a list needs a blank line before it or an item's text above it\(rule); set as text"
     }
 
     /// The name of a list with letters, Roman numerals or `#` as markers among the kinds tallied.

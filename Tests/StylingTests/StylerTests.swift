@@ -340,7 +340,7 @@ import Typography
     @Test func pandocOnlyBlockSyntaxIsNamed() {
         let warned: [(String, String, Int)] = [
             ("+---+---+\n| a     |\n+===+===+\n| 1 | 2 |\n+---+---+", "grid table with cells that span", 3),
-            ("Prose\n(@) First.\n(@) Second.", "example list", 3), ("(@a_much_longer_label) one", "example list", 3),
+            ("Prose\n(@) First.\n(@) Second.", "example list", 3),
             ("Table: Sales by month. {#tbl:sales}", "table caption", 3),
             ("Some prose before\n(a) alpha\n(b) beta", "letters", 3),
             ("Prose\nii. two\niii. three", "Roman", 3), ("Prose\n#. one\n#. two", "# as markers", 3),
@@ -358,7 +358,7 @@ import Typography
             "(a) alone on a line", "Table of contents.", "(see below) and\n(more) text",
             "Prose that wraps before\nI. once only", "1. one\n2. two\n   a. once", "a) alpha\nb) beta",
             "1. one\n2. two\n   a. nested\n   b. nested two", "- item\n  i. first\n  ii. second", "가. 첫째\n나. 둘째",
-            "(@) First.\n(@) Second.",
+            "(@) First.\n(@) Second.", "(@a_much_longer_label) one",
             // Written escaped, the opening is text by intent.
             "\\(@) First.\n(@) Second.", "\\| The limerick packs\n| In space", "> \\(@) First.\n> (@) Second.",
         ] {
