@@ -130,6 +130,7 @@ public enum MarkdownParser {
         RepeatedLinkAddresses.rewrite(&markdown, firstLine: firstLine, file: file, diagnostics: &diagnostics)
         if let tables = PandocTables.rewriting(markdown) { markdown = tables }
         if let cancelled { return cancelled }
+        if let code = SiteCodeBlocks.rewriting(markdown) { markdown = code }
         let listMarkers = PandocListMarkers.rewriting(markdown, firstLine: firstLine)
         if let listMarkers { markdown = listMarkers.text }
         let definitionOpenings = PandocDefinitions.rewritingOpenings(markdown, firstLine: firstLine)

@@ -9,7 +9,8 @@ import DocumentModel
 /// (`key="quoted value"`) exact. Only text is touched: code spans, code blocks, raw HTML, link
 /// destinations and attribute values never change.
 ///
-/// - Quotes: a quote that can open (left-flanking and not right-flanking, CommonMark §6.2) and is
+/// - Quotes: a quote that can open (left-flanking and not right-flanking, CommonMark §6.2, or
+///   between punctuation after an equals sign, opening bracket, slash or dash) and is
 ///   later matched by one of the same kind that can close becomes the opening quote (‘ “), its
 ///   partner the closing one (’ ”). An unmatched `'` is an apostrophe (’); an unmatched `"` is
 ///   ” when it can close, else “. Flanking is judged across inline boundaries (`"*word*"`).
@@ -121,6 +122,13 @@ public enum SmartPunctuation {
                 var canOpen = left && !right
                 var canClose = right
                 if let before, before == "]" || before == ")" { canOpen = false }
+                // Between two punctuation marks a quote flanks both ways; after one that comes
+                // before an opening quote (`src="/x"`, `x="(y)"`, `["(a)"]`) it opens, as
+                // Pandoc's smart quotes open a quote that follows no word.
+                if left, right, let before, Self.precedesOpeningQuote(before) {
+                    canOpen = true
+                    canClose = false
+                }
                 // After the punctuation that ends a quotation and before a letter, as Korean
                 // writes a quote and its particle (`"안녕하세요."라고`), a quote closes the one open
                 // (as Pandoc's smart quotes close it); by flanking alone it could only open.
@@ -211,6 +219,12 @@ public enum SmartPunctuation {
         case .otherPunctuation, .closePunctuation, .finalPunctuation: scalar != "\"" && scalar != "'"
         default: false
         }
+    }
+
+    /// Whether `scalar` is punctuation an opening quote follows: an equals sign, an opening
+    /// bracket, a slash or a dash.
+    static func precedesOpeningQuote(_ scalar: Unicode.Scalar) -> Bool {
+        "=([{</-\u{2013}\u{2014}".unicodeScalars.contains(scalar)
     }
 
     /// CommonMark §6.2 left- and right-flanking for a delimiter run of one character between

@@ -303,6 +303,9 @@ public struct Styler: Sendable {
                     tallyPandocBlock(opening, at: block.location)
                 }
             }
+            if let site = Styler.siteSyntax(inlines) {
+                tallySiteSyntax(site.kind, written: site.written, at: block.location)
+            }
             let displayed = Styler.displayMathSegments(inlines) != nil
             if displayed { context.alignment = .center }
             context.cascade = paragraphCascade(context)
@@ -1211,11 +1214,7 @@ public struct Styler: Sendable {
             + pandocBlocks.map { kind in
                 (
                     kind.tally, .content,
-                    Styler.isListName(kind.name)
-                        ? { Styler.unopenedListMessage($0, kind: kind.name) }
-                        : {
-                            "'\($0)' opens Pandoc's \(kind.name), which CommonMark and GitHub do not have; set as text"
-                        }
+                    { Styler.tallyMessage($0, kind: kind.name) }
                 )
             }
         for (tally, kind, message) in kinds {
@@ -2026,6 +2025,18 @@ extension Styler {
     /// The name of a list counted in Hangul (``hangulCounters``) among the kinds tallied.
     static let hangulListName = "list counted in Hangul"
 
+    /// Counts a paragraph holding site syntax of `kind` (``siteSyntax(_:)``), for its warning.
+    mutating func tallySiteSyntax(_ kind: String, written: String, at location: SourceLocation?) {
+        let shown = written.count > 60 ? written.prefix(60) + "…" : Substring(written)
+        if let index = pandocBlocks.firstIndex(where: { $0.name == kind }) {
+            pandocBlocks[index].tally.add(String(shown), at: location)
+        } else {
+            var tally = ExampleTally()
+            tally.add(String(shown), at: location)
+            pandocBlocks.append((kind, tally))
+        }
+    }
+
     /// Counts a paragraph opening with Pandoc's block syntax that is set as text, for its warning.
     mutating func tallyPandocBlock(_ opening: String, at location: SourceLocation?) {
         let name = Styler.pandocBlockName(opening)
@@ -2067,6 +2078,14 @@ extension Styler {
     /// the list opens as Pandoc's lists do (``ListNumbering``).
     static func isListName(_ name: String) -> Bool {
         name == hangulListName || name == letteredListName || name == "example list"
+    }
+
+    /// The warning for `written`, syntax of a kind tallied in ``pandocBlocks``: site syntax,
+    /// a list marker where no list opens, or Pandoc's block syntax set as text.
+    static func tallyMessage(_ written: String, kind: String) -> String {
+        if siteSyntaxKinds.contains(kind) { return siteSyntaxMessage(written, kind: kind) }
+        if isListName(kind) { return unopenedListMessage(written, kind: kind) }
+        return "'\(written)' opens Pandoc's \(kind), which CommonMark and GitHub do not have; set as text"
     }
 
     /// The warning for `opening`, a marker of a list of `kind` (``isListName(_:)``) that opens

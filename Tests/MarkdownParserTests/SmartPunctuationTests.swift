@@ -25,6 +25,26 @@ import Testing
                 == "\u{2019}Tis \u{201C}nested \u{2018}single\u{2019} inside\u{201D} text")
     }
 
+    /// A quote between two punctuation marks after an equals sign, an opening bracket, a slash
+    /// or a dash opens, as Pandoc's smart quotes open a quote that follows no word: a template's
+    /// `src="/x.png"`, `x="(y)"`, `["(a)", "(b)"]`, `and/"or"`, `—"(quoted)"`; a quote after a
+    /// closing bracket or a word still closes.
+    @Test func aQuoteBetweenPunctuationAfterAnOpeningMarkOpens() {
+        let open = "\u{201C}"
+        let close = "\u{201D}"
+        let cases: [(String, String)] = [
+            ("A src=\"/images/x.png\" here.", "A src=\(open)/images/x.png\(close) here."),
+            ("Set x=\"(y)\" now.", "Set x=\(open)(y)\(close) now."),
+            ("A list [\"(a)\", \"(b)\"] here.", "A list [\(open)(a)\(close), \(open)(b)\(close)] here."),
+            ("This and/\"(or)\" that.", "This and/\(open)(or)\(close) that."),
+            ("He said —\"(quoted)\" there.", "He said —\(open)(quoted)\(close) there."),
+            ("Call f(\"x\") and (\"(y)\").", "Call f(\(open)x\(close)) and (\(open)(y)\(close))."),
+        ]
+        for (markdown, expected) in cases {
+            #expect(text(markdown) == expected, "\(markdown)")
+        }
+    }
+
     /// An apostrophe is never a quotation mark: between Latin letters or figures it closes no
     /// quote (`'Twas … it's` stays two apostrophes), and before a decade or an elided word it
     /// opens none, whatever follows; a quote after a figure that closes nothing is a prime.
@@ -51,7 +71,7 @@ import Testing
         ("'*emblem*' and 'ours'", "\u{2018}emblem\u{2019} and \u{2018}ours\u{2019}"),
         (
             "Add MAKEFLAGS=\"-j1\" and v2' then (3') and 1.5\" x",
-            "Add MAKEFLAGS=\u{201D}-j1\u{201D} and v2\u{2019} then (3\u{2032}) and 1.5\u{2033} x"
+            "Add MAKEFLAGS=\u{201C}-j1\u{201D} and v2\u{2019} then (3\u{2032}) and 1.5\u{2033} x"
         ),
     ])
     func apostrophesAndPrimesAreNotQuotes(markdown: String, expected: String) {

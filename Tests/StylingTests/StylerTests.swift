@@ -138,6 +138,36 @@ import Typography
         #expect(runs.first { $0.text == "b" }?.style.link != nil)
     }
 
+    /// The syntax of site generators, set as written, is named once a kind at its first place:
+    /// Liquid tags, Hugo shortcodes, template expressions, MkDocs admonitions and content tabs,
+    /// MDX imports; in code, and as ordinary prose, it is not.
+    @Test func siteGeneratorSyntaxIsNamed() {
+        let cases: [(String, String)] = [
+            ("Text {% include note.html %} here.", "Liquid tag (Jekyll)"),
+            ("{{< figure src=\"x.png\" >}}", "Hugo shortcode"), ("{{% notice info %}}", "Hugo shortcode"),
+            ("Welcome to {{ site.title }}.", "template expression"),
+            ("!!! note \"Before you begin\"\n    Body.", "MkDocs admonition"),
+            ("=== \"Linux\"\n\n    apt install x", "MkDocs content tab"),
+            ("import Tabs from '@theme/Tabs';", "MDX import"),
+        ]
+        for (markdown, kind) in cases {
+            let doc = style("Lead.\n\n" + markdown + "\n\nAfter {% tag %} again.\n")
+            let named = doc.diagnostics.filter {
+                $0.message.contains("site generator") || $0.message.contains("MkDocs")
+                    || $0.message.contains("MDX")
+            }
+            #expect(named.first?.message.contains(kind) == true, "\(markdown): \(named)")
+            #expect(named.first?.location?.line == 3, "\(markdown): \(named)")
+        }
+        for markdown in [
+            "`{% raw %}` in code", "```\n{{ x }}\n```", "Braces {like this} and !!! emphasis", "Import the data.",
+        ] {
+            let doc = style(markdown + "\n")
+            #expect(
+                !doc.diagnostics.contains { $0.message.contains("site generator") }, "\(markdown): \(doc.diagnostics)")
+        }
+    }
+
     /// GitHub's emoji shortcodes are their emoji in running text, emphasis, links and headings
     /// (their bookmarks too), as GitHub and Pandoc's `emoji` extension read them; code, a
     /// formula, a name no emoji has and a time keep their colons; a heading's id is made of its
