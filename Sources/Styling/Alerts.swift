@@ -25,10 +25,11 @@ extension Styler {
     /// A GitHub alert as GitHub draws it: a bar in the alert's colour beside the content, and
     /// above the content its label (`Note`, `Warning`…; 참고, 경고… in Korean text), or the
     /// `title` an admonition gives, in that colour, bold. Tagged as one
-    /// `Note` element (PDF 1.7 §14.8.4.4) holding the label's paragraph and the content.
+    /// `Note` element (PDF 1.7 §14.8.4.4) holding the label's paragraph and the content. An
+    /// `admonition` (a div drawn as an alert) keeps a div's sections: its headings are numbered.
     mutating func appendAlert(
-        _ kind: AlertKind, _ children: [Block], title: String? = nil, in context: BlockContext,
-        at location: SourceLocation?, to blocks: inout [StyledBlock]
+        _ kind: AlertKind, _ children: [Block], title: String? = nil, admonition: Bool = false,
+        in context: BlockContext, at location: SourceLocation?, to blocks: inout [StyledBlock]
     ) {
         var context = context
         let first = blocks.count
@@ -41,6 +42,7 @@ extension Styler {
         }
         context.tight = false
         context.structure.append(newElement(.note, in: context))
+        if admonition, context.admonitionElements == context.structure.count - 1 { context.admonitionElements += 1 }
         var labelContext = context
         labelContext.cascade = paragraphCascade(context)
         labelContext.cascade.color = alertColor(kind)

@@ -15,7 +15,7 @@ import Typesetter
 
         # H {#h tracking=0.5}
 
-        [y]{.headline} and [z]{bogus=1}.
+        [y]{.headline} and [z]{colr=1}.
 
         ::: {.caption}
         div text[^1]
@@ -48,7 +48,7 @@ import Typesetter
             report.diagnostics.map { "\($0.location.map { "\($0.line):\($0.column)" } ?? "-") \($0.message)" }
         }
         #expect(located(mac.report) == located(lf.report))
-        #expect(located(lf.report).contains { $0.hasPrefix("7:24 ") && $0.contains("bogus") }, "\(located(lf.report))")
+        #expect(located(lf.report).contains { $0.hasPrefix("7:24 ") && $0.contains("colr") }, "\(located(lf.report))")
     }
 
     /// A bad UTF-8 sequence is named by its line counted as the parser counts lines: a lone

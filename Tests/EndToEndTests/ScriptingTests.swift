@@ -221,7 +221,7 @@ import Testing
 
     @Test func diagnosticsAsJSONLines() throws {
         let dir = try folder()
-        try write("Text [x]{.headlin} and [y]{bogus=1}.", dir + "/j.md")
+        try write("Text [x]{.headlin} and [y]{colr=1}.", dir + "/j.md")
         let result = try typeset(["render", dir + "/j.md", "-o", dir + "/j.pdf", "--diagnostics", "json"])
         #expect(result.status == 0)
         let lines = result.output.split(separator: "\n")
