@@ -14,7 +14,7 @@ enum SiteCodeBlocks {
     /// has none.
     static func rewriting(_ text: String) -> String? {
         // Most texts have neither tag: found in the text's own bytes, it is copied only when one is.
-        guard text.utf8.contains(UInt8(ascii: "{")), text.contains("highlight") else { return nil }
+        guard mayHoldHighlightTag(text) else { return nil }
         var lines = text.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
         // The line of the block open, with what it said before it was made a fence.
         var open: (index: Int, written: String)?
@@ -60,6 +60,29 @@ enum SiteCodeBlocks {
         // A block never closed is left as written.
         if let open { lines[open.index] = open.written }
         return changed ? lines.joined(separator: "\n") : nil
+    }
+
+    /// Whether `text` holds `{%` or `{{<` followed by `highlight` after spaces: read from its
+    /// bytes, as most texts hold neither.
+    private static func mayHoldHighlightTag(_ text: String) -> Bool {
+        var text = text
+        let word = Array("highlight".utf8)
+        return text.withUTF8 { bytes in
+            var index = 0
+            while index + 1 < bytes.count {
+                defer { index += 1 }
+                guard bytes[index] == UInt8(ascii: "{"),
+                    bytes[index + 1] == UInt8(ascii: "%") || bytes[index + 1] == UInt8(ascii: "{")
+                else { continue }
+                var probe = index + 2
+                if probe < bytes.count, bytes[probe] == UInt8(ascii: "<") { probe += 1 }
+                while probe < bytes.count, bytes[probe] == 0x20 { probe += 1 }
+                if probe + word.count <= bytes.count, bytes[probe..<(probe + word.count)].elementsEqual(word) {
+                    return true
+                }
+            }
+            return false
+        }
     }
 
     /// The words of a line that is one Liquid tag (`{% … %}`) or Hugo shortcode (`{{< … >}}`,

@@ -1,4 +1,5 @@
 import DocumentModel
+import Foundation
 
 /// The syntax of site generators that Markdown sets as text: Jekyll's Liquid tags (`{% … %}`),
 /// Hugo's shortcodes (`{{< … >}}`, `{{% … %}}`), template expressions (`{{ site.title }}`),
@@ -8,44 +9,47 @@ import DocumentModel
 /// written for a site.
 extension Styler {
     /// What site syntax `inlines` (a paragraph's) holds, by kind, and the first place of it
-    /// as written (its first 60 characters); nil for a paragraph with none.
+    /// as written: the paragraph's first text for a line's opening, the tag for a tag inside
+    /// one text (its first 60 characters are shown); nil for a paragraph with none.
     static func siteSyntax(_ inlines: [Inline]) -> (kind: String, written: String)? {
-        var text = ""
-        for inline in inlines {
-            switch inline {
-            case .text(let piece): text += piece
-            case .softBreak, .lineBreak: text += "\n"
-            default: text += " "
+        if case .text(let first)? = inlines.first, let lead = first.utf8.first,
+            lead == UInt8(ascii: "!") || lead == UInt8(ascii: "?") || lead == UInt8(ascii: "=")
+                || lead == UInt8(ascii: "i") || lead == UInt8(ascii: "e")
+        {
+            if first.hasPrefix("!!! ") || first.hasPrefix("??? ") || first.hasPrefix("???+ ") {
+                return ("MkDocs admonition", first)
+            }
+            if first.hasPrefix("=== \"") || first.hasPrefix("=== “") { return ("MkDocs content tab", first) }
+            if first.hasPrefix("import ") || first.hasPrefix("export "), first.contains(" from ") {
+                return ("MDX import", first)
             }
         }
-        // Most paragraphs have none of the openings: let go before any search.
-        guard
-            text.utf8.contains(where: {
-                $0 == UInt8(ascii: "{") || $0 == UInt8(ascii: "!") || $0 == UInt8(ascii: "=")
-                    || $0 == UInt8(ascii: "?") || $0 == UInt8(ascii: "t")
-            })
-        else { return nil }
-        let firstLine = text.prefix { $0 != "\n" }
-        if firstLine.hasPrefix("!!! ") || firstLine.hasPrefix("??? ") || firstLine.hasPrefix("???+ ") {
-            return ("MkDocs admonition", String(firstLine))
-        }
-        if firstLine.hasPrefix("=== \"") || firstLine.hasPrefix("=== “") {
-            return ("MkDocs content tab", String(firstLine))
-        }
-        if firstLine.hasPrefix("import ") || firstLine.hasPrefix("export "), firstLine.contains(" from ") {
-            return ("MDX import", String(firstLine))
-        }
-        let forms: [(String, String, String)] = [
-            ("{{<", ">}}", "Hugo shortcode"), ("{{%", "%}}", "Hugo shortcode"), ("{%", "%}", "Liquid tag"),
-            ("{{", "}}", "template expression"),
-        ]
-        for (opening, closing, kind) in forms {
-            guard let start = text.range(of: opening), let end = text[start.upperBound...].range(of: closing) else {
-                continue
+        for case .text(let text) in inlines where holdsBracePair(text) {
+            let forms: [(String, String, String)] = [
+                ("{{<", ">}}", "Hugo shortcode"), ("{{%", "%}}", "Hugo shortcode"), ("{%", "%}", "Liquid tag"),
+                ("{{", "}}", "template expression"),
+            ]
+            for (opening, closing, kind) in forms {
+                guard let start = text.range(of: opening), let end = text[start.upperBound...].range(of: closing)
+                else { continue }
+                return (kind, String(text[start.lowerBound..<end.upperBound]))
             }
-            return (kind, String(text[start.lowerBound..<end.upperBound]))
         }
         return nil
+    }
+
+    /// Whether `text` holds `{{` or `{%`, read from its bytes (a paragraph's text is read in
+    /// every styling pass: each byte once, without decoding it).
+    private static func holdsBracePair(_ text: String) -> Bool {
+        var text = text
+        return text.withUTF8 { bytes in
+            guard bytes.count >= 2 else { return false }
+            for index in 0..<(bytes.count - 1) where bytes[index] == UInt8(ascii: "{") {
+                let next = bytes[index + 1]
+                if next == UInt8(ascii: "{") || next == UInt8(ascii: "%") { return true }
+            }
+            return false
+        }
     }
 
     /// The warning for site syntax of `kind` (``siteSyntax(_:)``) written `written`.
