@@ -131,6 +131,7 @@ public enum MarkdownParser {
         if let tables = PandocTables.rewriting(markdown) { markdown = tables }
         if let cancelled { return cancelled }
         if let code = SiteCodeBlocks.rewriting(markdown) { markdown = code }
+        if let headings = HeadingReferences.definitions(for: markdown) { markdown += headings }
         let listMarkers = PandocListMarkers.rewriting(markdown, firstLine: firstLine)
         if let listMarkers { markdown = listMarkers.text }
         let definitionOpenings = PandocDefinitions.rewritingOpenings(markdown, firstLine: firstLine)

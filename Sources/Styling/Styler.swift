@@ -198,6 +198,9 @@ public struct Styler: Sendable {
         var tabSize: Int?
         /// Structure elements the block sits in (lists, items, quotes), from the root.
         var structure: [StructureElement] = []
+        /// How many of ``structure``'s elements are admonitions' (a div drawn as an alert): a
+        /// heading inside only those is a section, as inside a div.
+        var admonitionElements = 0
     }
 
     /// A new structure element of `role` for the next block (ids count blocks from 1), inside
@@ -356,7 +359,7 @@ public struct Styler: Sendable {
                 let title = block.attributes.pairs.first { $0.key.lowercased() == "title" }?.value.flatMap {
                     $0.isEmpty ? nil : $0
                 }
-                appendAlert(kind, children, title: title, in: inside, at: block.location, to: &blocks)
+                appendAlert(kind, children, title: title, admonition: true, in: inside, at: block.location, to: &blocks)
                 return
             }
             for child in children { append(child, context: inside, to: &blocks) }
@@ -512,7 +515,8 @@ public struct Styler: Sendable {
     /// The number of a heading of `level` when sections are numbered and it is one
     /// (``SectionNumbering``): not in a quote, list or note, not the title, not unnumbered.
     mutating func sectionNumber(_ level: Int, block: Block, context: BlockContext) -> String? {
-        guard let numbering = options.sectionNumbering, context.structure.isEmpty, !inFootnote,
+        guard let numbering = options.sectionNumbering, context.structure.count == context.admonitionElements,
+            !inFootnote,
             !SectionNumbering.isUnnumbered(block.attributes)
         else { return nil }
         if headingCount == 1, level == 1, numbering.skipsOpeningHeading { return nil }

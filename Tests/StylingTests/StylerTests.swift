@@ -227,6 +227,19 @@ import Typography
     /// where GitHub's id is `2024-results--discussion`. Members: leading digits, leading
     /// punctuation and digits, an ampersand between words; a fragment that is no heading's in
     /// either form still warns.
+    /// A heading's text written as a reference link (Pandoc's implicit heading references)
+    /// reaches the heading, with no warning.
+    @Test func implicitHeadingReferencesReachTheirHeadings() {
+        let doc = style(
+            "# 2024 Results & Discussion\n\n## Setup *steps*\n\nSee [2024 Results & Discussion] and "
+                + "[the steps][Setup *steps*].\n")
+        #expect(doc.diagnostics.isEmpty, "\(doc.diagnostics)")
+        let runs = paragraphs(doc).last?.runs ?? []
+        for text in ["2024 Results & Discussion", "the steps"] {
+            #expect(runs.first { $0.text == text }?.style.link != nil, "\(text): \(runs.map(\.text))")
+        }
+    }
+
     @Test func pandocIdsOfHeadingsReachThem() {
         let doc = style(
             "# 2024 Results & Discussion\n\n## 3.1 (Draft) Notes\n\n## Q&A\n\n"
