@@ -10,11 +10,17 @@ enum RenderCommand {
     static let spec = OptionTable.command("render")
 
     static func run(_ arguments: [String]) throws {
-        var args = try OptionTable.parse(DefaultsFile.expand(arguments, for: spec), for: spec)
+        let pandoc = try PandocOptions.strip(arguments)
+        var args = try OptionTable.parse(DefaultsFile.expand(pandoc.arguments, for: spec), for: spec)
         if args.has("--help") {
             print(OptionTable.helpText(spec), terminator: "")
             return
         }
+        if args.has("--strict"), let first = pandoc.warnings.first {
+            throw UsageError(first + " (an error with --strict)")
+        }
+        // Said once by this process, whatever the number of inputs.
+        for warning in pandoc.warnings where !args.has("--quiet") { Messages.error("typeset: warning: " + warning) }
         try takePositionalOutput(&args)
         let inputs = args.positional
         guard !inputs.isEmpty else { throw UsageError("render needs an INPUT file (see 'typeset render --help')") }

@@ -9,7 +9,8 @@ enum WatchCommand {
     static let spec = OptionTable.command("watch")
 
     static func run(_ arguments: [String]) throws {
-        let args = try OptionTable.parse(DefaultsFile.expand(arguments, for: spec), for: spec)
+        let args = try OptionTable.parse(
+            DefaultsFile.expand(PandocOptions.strip(arguments).arguments, for: spec), for: spec)
         if args.has("--help") {
             print(OptionTable.helpText(spec), terminator: "")
             return

@@ -219,6 +219,34 @@ import Testing
         #expect(try isPage(dir + "/s.pdf", 419.53, 595.28))
     }
 
+    /// Pandoc's options passed out of habit change nothing (`-s`, `--pdf-engine`, `--from
+    /// markdown+smart`, `-t pdf`): the PDF is the one rendered without them. `--citeproc` warns
+    /// (an error with `--strict`); `--from docx`, `--to html` and `-f markdown` are usage errors
+    /// that say what Typeset reads and writes.
+    @Test func pandocOptionsPassedOutOfHabitChangeNothing() throws {
+        let dir = try folder()
+        try write("# Title\n\nText with *emphasis*.\n", dir + "/p.md")
+        let plain = try typeset(["render", dir + "/p.md", "-o", dir + "/plain.pdf", "-q"])
+        #expect(plain.status == 0, "\(plain.output)")
+        let habits = try typeset([
+            "render", dir + "/p.md", "-s", "--standalone", "--pdf-engine=xelatex", "--pdf-engine", "lualatex",
+            "--from", "markdown+smart-emoji", "-r", "gfm", "-t", "pdf", "--to=pdf", "-o", dir + "/habits.pdf", "-q",
+        ])
+        #expect(habits.status == 0, "\(habits.output)")
+        #expect(try PDFProbe.text(dir + "/plain.pdf") == PDFProbe.text(dir + "/habits.pdf"))
+        let citeproc = try typeset(["render", dir + "/p.md", "--citeproc", "-o", dir + "/c.pdf"])
+        #expect(citeproc.status == 0 && citeproc.output.contains("--citeproc: citations are not processed"))
+        let strict = try typeset(["render", dir + "/p.md", "-C", "--strict", "-o", dir + "/c2.pdf"])
+        #expect(strict.status == 2 && strict.output.contains("an error with --strict"), "\(strict.output)")
+        for (arguments, words) in [
+            (["--from", "docx"], "reads Markdown only"), (["--to", "html"], "writes PDF"),
+            (["-f", "markdown"], "Typeset's -f is its output format"), (["--format=gfm"], "Typeset's -f"),
+        ] {
+            let result = try typeset(["render", dir + "/p.md", "-o", dir + "/x.pdf"] + arguments)
+            #expect(result.status == 2 && result.output.contains(words), "\(arguments): \(result.output)")
+        }
+    }
+
     @Test func diagnosticsAsJSONLines() throws {
         let dir = try folder()
         try write("Text [x]{.headlin} and [y]{colr=1}.", dir + "/j.md")
