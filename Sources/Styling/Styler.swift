@@ -288,6 +288,14 @@ public struct Styler: Sendable {
                 appendImage(image, context: context, location: block.location, to: &blocks)
                 return
             }
+            if let image = Styler.nonFigureImage(inlines) {
+                // Pandoc's image kept out of a figure by a backslash after it: no caption, at
+                // its own size (up to the measure), at the text's edge, as its paragraph sets it.
+                var context = context
+                context.align(overrides.alignment ?? .left)
+                appendImage(image, context: context, location: block.location, to: &blocks)
+                return
+            }
             if let segments = Styler.displayMathSegments(inlines), segments.count > 1 || !segments[0].display {
                 // Each displayed formula on a line of its own, the text around it a paragraph.
                 for segment in segments {
@@ -1042,6 +1050,29 @@ public struct Styler: Sendable {
 
     /// The image that is alone in a paragraph (Pandoc's implicit figure), with the attribute
     /// list written after it (`![alt](pic.png){width=50%}` arrives as a span around the image).
+    /// The image of a paragraph that holds only an image and the line break a backslash after
+    /// it makes (`![alt](file.png)\`, Pandoc's manual, "Extension: implicit_figures": "an
+    /// image ... not ... a figure"), with `caption=none`; nil for any other paragraph.
+    static func nonFigureImage(_ inlines: [Inline]) -> (image: Inline, attributes: Attributes)? {
+        let meaningful = inlines.filter { inline in
+            switch inline {
+            case .text(let text): !text.allSatisfy(\.isWhitespace)
+            case .softBreak, .anchor: false
+            default: true
+            }
+        }
+        guard meaningful.count == 2, case .lineBreak = meaningful[1] else { return nil }
+        let none = Attributes.Pair(key: "caption", value: "none")
+        switch meaningful[0] {
+        case .image: return (meaningful[0], Attributes(pairs: [none]))
+        case .span(var attributes, let children) where children.count == 1:
+            guard case .image = children[0] else { return nil }
+            attributes.pairs.append(none)
+            return (children[0], attributes)
+        default: return nil
+        }
+    }
+
     func soleImage(_ inlines: [Inline]) -> (image: Inline, attributes: Attributes)? {
         // One pass that stops at the second meaningful inline; a text is meaningful when it
         // holds anything but white space (Unicode's White_Space property: spaces, tabs and the

@@ -425,6 +425,23 @@ import Typography
         #expect(run.style.color.contrastRatio(against: background) >= 4.5, "\(panel): \(run.style.color)")
     }
 
+    /// An image kept out of a figure by a backslash after it (Pandoc's idiom) is set at its own
+    /// size at the text's edge without a caption, with its width attribute; with text beside
+    /// it, it stays in its line.
+    @Test func anImageKeptOutOfAFigureHasNoCaption() throws {
+        for markdown in ["![Not a figure](p.png)\\\n", "![Sized](p.png){width=50%}\\\n"] {
+            let doc = style("Lead.\n\n" + markdown)
+            let image = try #require(
+                doc.blocks.compactMap { block -> StyledImage? in
+                    if case .image(let image) = block.content { return image } else { return nil }
+                }.first, "\(markdown.debugDescription)")
+            #expect(image.caption == nil && image.alignment == .left, "\(markdown.debugDescription)")
+            #expect(markdown.contains("width") == (image.width != nil))
+        }
+        let inline = style("See ![a](p.png)\\\n")
+        #expect(!inline.blocks.contains { if case .image = $0.content { true } else { false } })
+    }
+
     /// A figure's caption keeps its alt text's emphasis, strong emphasis, code and formulas,
     /// as Pandoc's implicit figures do; the alt text (the PDF's /Alt) stays plain.
     @Test func aCaptionKeepsItsInlineFormatting() throws {
