@@ -28,3 +28,20 @@ extension Block {
         return block
     }
 }
+
+extension Document {
+    /// This document with every sequence of inlines in its blocks and notes (a paragraph's, a
+    /// heading's, a table cell's…, at any depth) replaced by `transform` of it: blocks made on
+    /// demand are transformed as each is made (so `transform` must be safe to call from any
+    /// thread). For passes over the text that keep the tree's shape (smart punctuation, example
+    /// numbers).
+    public func mappingInlines(_ transform: @escaping @Sendable ([Inline]) -> [Inline]) -> Document {
+        @Sendable func apply(_ block: Block) -> Block {
+            block.mappingChildren(blocks: { $0.map(apply) }, inlines: transform)
+        }
+        var document = self
+        document.blocks = document.blocks.mapped(apply)
+        for number in document.footnotes.keys { document.footnotes[number] = document.footnotes[number]!.map(apply) }
+        return document
+    }
+}

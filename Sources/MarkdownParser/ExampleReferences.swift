@@ -11,20 +11,21 @@ struct ExampleReferences {
 
     /// `document` with every reference in its blocks and notes made its example's number.
     func apply(to document: Document) -> Document {
-        var document = document
-        document.blocks = document.blocks.mapped { apply($0) }
-        for number in document.footnotes.keys { document.footnotes[number] = document.footnotes[number]!.map(apply) }
-        return document
+        document.mappingInlines(apply)
     }
 
-    private func apply(_ block: Block) -> Block {
-        block.mappingChildren(blocks: { $0.map(apply) }, inlines: apply)
-    }
-
+    /// `inlines` with their references made numbers, inside emphasis, links and spans too.
     private func apply(_ inlines: [Inline]) -> [Inline] {
         inlines.map { inline in
             switch inline {
             case .text(let text) where text.utf8.contains(UInt8(ascii: "@")): .text(replacing(in: text))
+            case .emphasis(let children): .emphasis(apply(children))
+            case .strong(let children): .strong(apply(children))
+            case .strikethrough(let children): .strikethrough(apply(children))
+            case .link(let destination, let title, let children):
+                .link(destination: destination, title: title, children: apply(children))
+            case .span(let attributes, let children): .span(attributes, apply(children))
+            case .presentation(let presentation, let children): .presentation(presentation, apply(children))
             default: inline
             }
         }

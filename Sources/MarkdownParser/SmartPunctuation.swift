@@ -21,14 +21,7 @@ public enum SmartPunctuation {
     /// `document` with smart punctuation in every block's and footnote's text (blocks made on
     /// demand get it as each is made).
     public static func apply(to document: Document) -> Document {
-        var document = document
-        document.blocks = document.blocks.mapped { apply($0) }
-        for number in document.footnotes.keys { document.footnotes[number] = document.footnotes[number]!.map(apply) }
-        return document
-    }
-
-    static func apply(_ block: Block) -> Block {
-        block.mappingChildren(blocks: { $0.map(apply) }, inlines: apply)
+        document.mappingInlines(apply)
     }
 
     /// One inline sequence (a paragraph, a heading, a table cell): quotes pair within it.

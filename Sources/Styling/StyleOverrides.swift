@@ -251,15 +251,21 @@ struct StyleOverrides {
                 warn("'\(pair.key)' is a whole number of columns from 1 to 16, not '\(value ?? "")'", at)
             }
         case "caption", "width", "style", "class": break  // accepted for other stages / Pandoc compatibility
-        default:
-            // Any other key is kept for other tools and silent, as Pandoc keeps it for its
-            // filters and writers (`dir`, `custom-style`, `data-*`, `target`); one edit from a
-            // key Typeset reads, it is taken for a slip of the pen.
-            if !applyCaseOrLine(key: key, pair: pair, warn: warn), let near = Self.nearKey(key) {
-                warn("unknown attribute '\(pair.key)'; did you mean '\(near)'?", at)
-            }
+        default: applyOtherKey(key, pair: pair, warn: warn)
         }
         return parsed.problems
+    }
+
+    /// Applies a key no case of ``apply(_:key:theme:)`` reads: `textCase` and `textDecoration`
+    /// (``applyCaseOrLine(key:pair:warn:)``). Any other key is kept for other tools and
+    /// silent, as Pandoc keeps it for its filters and writers (`dir`, `custom-style`, `data-*`,
+    /// `target`); one edit from a key Typeset reads, it is taken for a slip of the pen.
+    private mutating func applyOtherKey(
+        _ key: String, pair: Attributes.Pair, warn: (String, SourceLocation?) -> Void
+    ) {
+        if !applyCaseOrLine(key: key, pair: pair, warn: warn), let near = Self.nearKey(key) {
+            warn("unknown attribute '\(pair.key)'; did you mean '\(near)'?", pair.location)
+        }
     }
 
     /// Applies `textCase=` or `textDecoration=` (`none` turns the role's own off); false when

@@ -256,6 +256,81 @@ public struct Styler: Sendable {
         if case .paragraph(let inlines) = block.kind { followsLeadIn = Styler.endsWithColon(inlines) }
     }
 
+    /// A paragraph: anchors alone, nothing shown, an image alone (a figure, or kept out of one),
+    /// displayed formulas each on a line of their own, or text, with the warnings for Pandoc's
+    /// and site generators' syntax it holds as text.
+    private mutating func appendParagraph(
+        _ inlines: [Inline], block: Block, overrides: StyleOverrides, context: BlockContext,
+        to blocks: inout [StyledBlock]
+    ) {
+        var context = context
+        if Styler.onlyAnchors(inlines) {
+            // `<a id="x"></a>` alone: a destination for the next block, no empty line.
+            for case .anchor(let id) in inlines { pendingAnchors.append(id) }
+            return
+        }
+        var ids: [String] = []
+        if Styler.showsNothing(inlines, ids: &ids) {
+            // `[]{.headline}`, `**` around nothing: no line, as an empty `<p>` takes no room
+            // (CSS 2.1 §9.4.1, §8.3.1); its ids name the next block.
+            pendingAnchors += ids
+            return
+        }
+        if let image = soleImage(inlines) {
+            var context = context
+            context.align(overrides.alignment)
+            appendImage(image, context: context, location: block.location, to: &blocks)
+            return
+        }
+        if let image = Styler.nonFigureImage(inlines) {
+            // Pandoc's image kept out of a figure by a backslash after it: no caption, at
+            // its own size (up to the measure), at the text's edge, as its paragraph sets it.
+            var context = context
+            context.align(overrides.alignment ?? .left)
+            appendImage(image, context: context, location: block.location, to: &blocks)
+            return
+        }
+        if let segments = Styler.displayMathSegments(inlines), segments.count > 1 || !segments[0].display {
+            // Each displayed formula on a line of its own, the text around it a paragraph.
+            for segment in segments {
+                append(Block(.paragraph(segment.inlines), location: block.location), context: context, to: &blocks)
+            }
+            return
+        }
+        var inlines = inlines
+        if !block.attributes.classes.contains(Attributes.escapedOpeningClass),
+            let opening = Styler.pandocBlockOpening(inlines)
+        {
+            if opening == "| " {
+                // Pandoc's line block: its lines as written.
+                inlines = Styler.lineBlockLines(inlines)
+            } else {
+                tallyPandocBlock(opening, at: block.location)
+            }
+        }
+        if let site = Styler.siteSyntax(inlines) {
+            tallySiteSyntax(site.kind, written: site.written, at: block.location)
+        }
+        let displayed = Styler.displayMathSegments(inlines) != nil
+        if displayed { context.alignment = .center }
+        context.cascade = paragraphCascade(context)
+        context.cascade.apply(overrides, theme: theme)
+        let paragraph = makeParagraph(inlines, context: context, overrides: overrides)
+        let after = context.tight ? blockSpacing * 0.3 : context.cascade.style.spaceAfter ?? blockSpacing
+        blocks.append(
+            StyledBlock(
+                .paragraph(paragraph), spaceAfter: after, quoteBars: context.quoteBars,
+                quoteBarColor: quoteBarColor, location: block.location))
+        blocks[blocks.count - 1].structure = context.structure + [newElement(.paragraph, in: context)]
+        // A displayed formula stays with the line that introduces it, as TeX's display
+        // math, which is part of its paragraph, never begins a page.
+        if displayed { blocks[blocks.count - 1].keepWithPrevious = true }
+        // A `<details>` summary stays with what it sums up, as a heading does.
+        if block.attributes.classes.contains(Attributes.summaryClass) {
+            blocks[blocks.count - 1].keepWithNext = true
+        }
+    }
+
     /// What ``append(_:context:to:)`` appends of `block`, without what a lead-in before it asks.
     private mutating func appendContent(_ block: Block, context: BlockContext, to blocks: inout [StyledBlock]) {
         var context = context
@@ -270,71 +345,7 @@ public struct Styler: Sendable {
         }
         switch block.kind {
         case .paragraph(let inlines):
-            if Styler.onlyAnchors(inlines) {
-                // `<a id="x"></a>` alone: a destination for the next block, no empty line.
-                for case .anchor(let id) in inlines { pendingAnchors.append(id) }
-                return
-            }
-            var ids: [String] = []
-            if Styler.showsNothing(inlines, ids: &ids) {
-                // `[]{.headline}`, `**` around nothing: no line, as an empty `<p>` takes no room
-                // (CSS 2.1 §9.4.1, §8.3.1); its ids name the next block.
-                pendingAnchors += ids
-                return
-            }
-            if let image = soleImage(inlines) {
-                var context = context
-                context.align(overrides.alignment)
-                appendImage(image, context: context, location: block.location, to: &blocks)
-                return
-            }
-            if let image = Styler.nonFigureImage(inlines) {
-                // Pandoc's image kept out of a figure by a backslash after it: no caption, at
-                // its own size (up to the measure), at the text's edge, as its paragraph sets it.
-                var context = context
-                context.align(overrides.alignment ?? .left)
-                appendImage(image, context: context, location: block.location, to: &blocks)
-                return
-            }
-            if let segments = Styler.displayMathSegments(inlines), segments.count > 1 || !segments[0].display {
-                // Each displayed formula on a line of its own, the text around it a paragraph.
-                for segment in segments {
-                    append(Block(.paragraph(segment.inlines), location: block.location), context: context, to: &blocks)
-                }
-                return
-            }
-            var inlines = inlines
-            if !block.attributes.classes.contains(Attributes.escapedOpeningClass),
-                let opening = Styler.pandocBlockOpening(inlines)
-            {
-                if opening == "| " {
-                    // Pandoc's line block: its lines as written.
-                    inlines = Styler.lineBlockLines(inlines)
-                } else {
-                    tallyPandocBlock(opening, at: block.location)
-                }
-            }
-            if let site = Styler.siteSyntax(inlines) {
-                tallySiteSyntax(site.kind, written: site.written, at: block.location)
-            }
-            let displayed = Styler.displayMathSegments(inlines) != nil
-            if displayed { context.alignment = .center }
-            context.cascade = paragraphCascade(context)
-            context.cascade.apply(overrides, theme: theme)
-            let paragraph = makeParagraph(inlines, context: context, overrides: overrides)
-            let after = context.tight ? blockSpacing * 0.3 : context.cascade.style.spaceAfter ?? blockSpacing
-            blocks.append(
-                StyledBlock(
-                    .paragraph(paragraph), spaceAfter: after, quoteBars: context.quoteBars,
-                    quoteBarColor: quoteBarColor, location: block.location))
-            blocks[blocks.count - 1].structure = context.structure + [newElement(.paragraph, in: context)]
-            // A displayed formula stays with the line that introduces it, as TeX's display
-            // math, which is part of its paragraph, never begins a page.
-            if displayed { blocks[blocks.count - 1].keepWithPrevious = true }
-            // A `<details>` summary stays with what it sums up, as a heading does.
-            if block.attributes.classes.contains(Attributes.summaryClass) {
-                blocks[blocks.count - 1].keepWithNext = true
-            }
+            appendParagraph(inlines, block: block, overrides: overrides, context: context, to: &blocks)
         case .heading(let level, let inlines):
             appendHeading(level, inlines, block: block, overrides: overrides, context: context, to: &blocks)
         case .list(let list):

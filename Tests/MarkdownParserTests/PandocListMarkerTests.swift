@@ -112,6 +112,8 @@ import Testing
 
             As (@good) shows, and @good; not me@good.org, `@good` or @missing.
 
+            *See (@good)* and [**@good**]{.smallcaps}.
+
             @. fourth
             @) fifth
 
@@ -130,6 +132,7 @@ import Testing
         }
         #expect(paragraphs.contains("As (3) shows, and 3; not me@good.org, @good or @missing."), "\(paragraphs)")
         #expect(paragraphs.contains("See 6."), "\(paragraphs)")
+        #expect(paragraphs.contains("See (3) and 3."), "inside emphasis and spans: \(paragraphs)")
         let item = found.last?.items.first?.blocks.first.flatMap { block -> String? in
             guard case .paragraph(let inlines) = block.kind else { return nil }
             return inlines.map(\.plainText).joined()
