@@ -1076,12 +1076,13 @@ struct CmarkConverter {
         }
     }
 
-    /// A list node's list: its kind, start, tightness, delimiter and items (a task item's box
-    /// as cmark-gfm's extension or GitHub's empty-item form finds it).
-    /// The lists of a cmark-gfm list node, each with its first item's node: one, or several
-    /// where Pandoc's markers change numbering or parentheses from one item to the next
-    /// (`a)` then `(i)`, `가.` then `1.`, `(@)` then `(1)`), which Pandoc reads as lists of their own and
-    /// cmark-gfm, reading them as figures of one delimiter, as one (``PandocListMarkers``).
+    /// The lists of a cmark-gfm list node — kind, start, numbering, tightness, delimiter and
+    /// items (a task item's box as cmark-gfm's extension or GitHub's empty-item form finds
+    /// it) — each with its first item's node: one, or several where Pandoc's markers change
+    /// numbering or parentheses from one item to the next (`a)` then `(i)`, `가.` then `1.`,
+    /// `(@)` then `(1)`), which Pandoc reads as lists of their own and cmark-gfm, reading them
+    /// as figures of one delimiter, as one (``PandocListMarkers``). A part is loose when its
+    /// own items are.
     private mutating func lists(_ node: OpaquePointer, depth: Int) -> [(list: ListBlock, firstItem: OpaquePointer)] {
         let ordered = cmark_node_get_list_type(node) == CMARK_ORDERED_LIST
         let tight = cmark_node_get_list_tight(node) != 0
@@ -1090,9 +1091,11 @@ struct CmarkConverter {
             delimiter: cmark_node_get_list_delim(node) == CMARK_PAREN_DELIM ? ")" : ".", items: [])
         var parts: [(list: ListBlock, firstItem: OpaquePointer, example: Bool)] = []
         var partIsLoose = false
+        // Without Pandoc's markers in the text a list is never parted: cmark-gfm's tightness holds.
+        let mayPart = ordered && !source.listMarkers.isEmpty
         func finishPart() {
             guard !parts.isEmpty else { return }
-            parts[parts.count - 1].list.tight = tight || !partIsLoose
+            parts[parts.count - 1].list.tight = tight || (mayPart && !partIsLoose)
             partIsLoose = false
         }
         for item in Self.children(node) {
@@ -1103,7 +1106,7 @@ struct CmarkConverter {
             if let last = parts.last, last.list.numbering == numbering, last.list.enclosed == enclosed,
                 last.example == example
             {
-                partIsLoose = partIsLoose || followsBlankLine(item)
+                partIsLoose = partIsLoose || (mayPart && followsBlankLine(item))
             } else {
                 finishPart()
                 var list = template
@@ -1114,7 +1117,7 @@ struct CmarkConverter {
                 }
                 parts.append((list, item, example))
             }
-            partIsLoose = partIsLoose || hasBlankLineBetweenBlocks(item)
+            partIsLoose = partIsLoose || (mayPart && hasBlankLineBetweenBlocks(item))
             var task: Bool?
             if let ext = CmarkExtensions.handles.tasklist, cmark_node_get_syntax_extension(item) == ext {
                 task = cmark_gfm_extensions_get_tasklist_item_checked(item)
