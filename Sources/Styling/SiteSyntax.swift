@@ -8,26 +8,55 @@ import Foundation
 /// named in one warning, at the first paragraph that holds it, so that `--strict` finds a page
 /// written for a site.
 extension Styler {
-    /// What site syntax `inlines` (a paragraph's) holds, by kind, and the first place of it
-    /// as written: the paragraph's first text for a line's opening, the tag for a tag inside
-    /// one text (its first 60 characters are shown); nil for a paragraph with none.
-    static func siteSyntax(_ inlines: [Inline]) -> (kind: String, written: String)? {
+    /// A kind of site syntax; its raw value names it in ``pandocBlocks``' tallies.
+    enum SiteSyntax: String, CaseIterable {
+        case mkDocsAdmonition = "MkDocs admonition"
+        case mkDocsTab = "MkDocs content tab"
+        case mdxImport = "MDX import"
+        case hugoShortcode = "Hugo shortcode"
+        case liquidTag = "Liquid tag"
+        case templateExpression = "template expression"
+
+        /// The warning for this syntax written `written`.
+        func message(_ written: String) -> String {
+            let what =
+                switch self {
+                case .mkDocsAdmonition:
+                    "an MkDocs admonition, which Typeset does not read: its line is set as text and its indented "
+                        + "body as code (write ::: note … ::: for an alert)"
+                case .mkDocsTab: "an MkDocs content tab, which Typeset does not read: set as written"
+                case .mdxImport: "an MDX import, which Typeset does not run: set as written"
+                case .hugoShortcode:
+                    "a Hugo shortcode, which Typeset does not run (it runs no site generator): set as written"
+                case .liquidTag:
+                    "a Liquid tag (Jekyll), which Typeset does not run (it runs no site generator): set as written"
+                case .templateExpression:
+                    "a template expression, which Typeset does not fill in (it runs no site generator): set as written"
+                }
+            return "'\(written)' is \(what)"
+        }
+    }
+
+    /// What site syntax `inlines` (a paragraph's) holds, and the first place of it as written:
+    /// the paragraph's first text for a line's opening, the tag for a tag inside one text (its
+    /// first 60 characters are shown); nil for a paragraph with none.
+    static func siteSyntax(_ inlines: [Inline]) -> (kind: SiteSyntax, written: String)? {
         if case .text(let first)? = inlines.first, let lead = first.utf8.first,
             lead == UInt8(ascii: "!") || lead == UInt8(ascii: "?") || lead == UInt8(ascii: "=")
                 || lead == UInt8(ascii: "i") || lead == UInt8(ascii: "e")
         {
             if first.hasPrefix("!!! ") || first.hasPrefix("??? ") || first.hasPrefix("???+ ") {
-                return ("MkDocs admonition", first)
+                return (.mkDocsAdmonition, first)
             }
-            if first.hasPrefix("=== \"") || first.hasPrefix("=== “") { return ("MkDocs content tab", first) }
+            if first.hasPrefix("=== \"") || first.hasPrefix("=== “") { return (.mkDocsTab, first) }
             if first.hasPrefix("import ") || first.hasPrefix("export "), first.contains(" from ") {
-                return ("MDX import", first)
+                return (.mdxImport, first)
             }
         }
         for case .text(let text) in inlines where holdsBracePair(text) {
-            let forms: [(String, String, String)] = [
-                ("{{<", ">}}", "Hugo shortcode"), ("{{%", "%}}", "Hugo shortcode"), ("{%", "%}", "Liquid tag"),
-                ("{{", "}}", "template expression"),
+            let forms: [(String, String, SiteSyntax)] = [
+                ("{{<", ">}}", .hugoShortcode), ("{{%", "%}}", .hugoShortcode), ("{%", "%}", .liquidTag),
+                ("{{", "}}", .templateExpression),
             ]
             for (opening, closing, kind) in forms {
                 guard let start = text.range(of: opening), let end = text[start.upperBound...].range(of: closing)
@@ -51,27 +80,4 @@ extension Styler {
             return false
         }
     }
-
-    /// The warning for site syntax of `kind` (``siteSyntax(_:)``) written `written`.
-    static func siteSyntaxMessage(_ written: String, kind: String) -> String {
-        let what =
-            switch kind {
-            case "MkDocs admonition":
-                "an MkDocs admonition, which Typeset does not read: its line is set as text and its indented "
-                    + "body as code (write ::: note … ::: for an alert)"
-            case "MkDocs content tab": "an MkDocs content tab, which Typeset does not read: set as written"
-            case "MDX import": "an MDX import, which Typeset does not run: set as written"
-            case "Hugo shortcode":
-                "a Hugo shortcode, which Typeset does not run (it runs no site generator): set as written"
-            case "Liquid tag":
-                "a Liquid tag (Jekyll), which Typeset does not run (it runs no site generator): set as written"
-            default: "a template expression, which Typeset does not fill in (it runs no site generator): set as written"
-            }
-        return "'\(written)' is \(what)"
-    }
-
-    /// The kinds ``siteSyntax(_:)`` names.
-    static let siteSyntaxKinds: Set<String> = [
-        "MkDocs admonition", "MkDocs content tab", "MDX import", "Hugo shortcode", "Liquid tag", "template expression",
-    ]
 }

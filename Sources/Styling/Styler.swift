@@ -2072,25 +2072,22 @@ extension Styler {
     static let hangulListName = "list counted in Hangul"
 
     /// Counts a paragraph holding site syntax of `kind` (``siteSyntax(_:)``), for its warning.
-    mutating func tallySiteSyntax(_ kind: String, written: String, at location: SourceLocation?) {
-        let shown = written.count > 60 ? written.prefix(60) + "…" : Substring(written)
-        if let index = pandocBlocks.firstIndex(where: { $0.name == kind }) {
-            pandocBlocks[index].tally.add(String(shown), at: location)
-        } else {
-            var tally = ExampleTally()
-            tally.add(String(shown), at: location)
-            pandocBlocks.append((kind, tally))
-        }
+    mutating func tallySiteSyntax(_ kind: SiteSyntax, written: String, at location: SourceLocation?) {
+        tally(written, kind: kind.rawValue, at: location)
     }
 
     /// Counts a paragraph opening with Pandoc's block syntax that is set as text, for its warning.
     mutating func tallyPandocBlock(_ opening: String, at location: SourceLocation?) {
-        let name = Styler.pandocBlockName(opening)
+        tally(opening, kind: Styler.pandocBlockName(opening), at: location)
+    }
+
+    /// Counts `written`, of the kind named `name`, among ``pandocBlocks``.
+    private mutating func tally(_ written: String, kind name: String, at location: SourceLocation?) {
         if let kind = pandocBlocks.firstIndex(where: { $0.name == name }) {
-            pandocBlocks[kind].tally.add(opening, at: location)
+            pandocBlocks[kind].tally.add(written, at: location)
         } else {
             var tally = ExampleTally()
-            tally.add(opening, at: location)
+            tally.add(written, at: location)
             pandocBlocks.append((name, tally))
         }
     }
@@ -2129,7 +2126,7 @@ extension Styler {
     /// The warning for `written`, syntax of a kind tallied in ``pandocBlocks``: site syntax,
     /// a list marker where no list opens, or Pandoc's block syntax set as text.
     static func tallyMessage(_ written: String, kind: String) -> String {
-        if siteSyntaxKinds.contains(kind) { return siteSyntaxMessage(written, kind: kind) }
+        if let site = SiteSyntax(rawValue: kind) { return site.message(written) }
         if isListName(kind) { return unopenedListMessage(written, kind: kind) }
         return "'\(written)' opens Pandoc's \(kind), which CommonMark and GitHub do not have; set as text"
     }
