@@ -15,11 +15,12 @@ enum DefaultsFile {
         "output-file": "--output", "table-of-contents": "--toc", "fail-if-warnings": "--strict",
         "metadata-files": "--metadata-file", "variable": "--variable",
     ]
-    /// Pandoc keys that change nothing in a PDF-only renderer, with the values that say so
-    /// (nil: any value).
-    static let harmless: [String: [String]?] = [
-        "from": ["markdown", "commonmark", "gfm"], "reader": ["markdown", "commonmark", "gfm"],
-        "to": ["pdf"], "writer": ["pdf"], "standalone": nil, "pdf-engine": nil,
+    /// Pandoc keys that change nothing in a PDF-only renderer, with whether a value says so
+    /// (the readers and writer the command line accepts too, ``PandocOptions``).
+    static let harmless: [String: @Sendable (String) -> Bool] = [
+        "from": PandocOptions.isMarkdownReader, "reader": PandocOptions.isMarkdownReader,
+        "to": { $0.lowercased() == "pdf" }, "writer": { $0.lowercased() == "pdf" },
+        "standalone": { _ in true }, "pdf-engine": { _ in true },
     ]
 
     /// Where each option a defaults file set is written, by the words a usage error about its
@@ -97,9 +98,9 @@ enum DefaultsFile {
         var inputs: [String] = []
         for entry in entries {
             let key = entry.key
-            if let allowed = harmless[key] {
+            if let accepts = harmless[key] {
                 let value = scalar(entry.value)
-                if let allowed, !allowed.contains(where: { (value ?? "").lowercased().hasPrefix($0) }) {
+                if !accepts(value ?? "") {
                     throw problem(
                         entry,
                         "'\(key): \(value ?? "…")' asks for what Typeset does not do; it reads "

@@ -59,8 +59,9 @@ import Testing
         try write("## One\n\n### Deep\n\n## Two\n", dir + "/d.md")
         try write(
             """
-            from: markdown
+            from: markdown+smart
             to: pdf
+            standalone: true
             number-sections: true
             table-of-contents: true
             toc-depth: 2
@@ -93,6 +94,8 @@ import Testing
             ),
             ("toc: true\ntoc-depth: 3\njustify: maybe\n", "3:1: defaults: 'justify' takes true or false"),
             ("paper:\n  - a4\n  - a5\n", "1:1: defaults: 'paper' takes one value, not a list"),
+            ("from: gfm\nto: html\n", "2:1: defaults: 'to: html' asks for what Typeset does not do"),
+            ("from: docx\n", "1:1: defaults: 'from: docx' asks for what Typeset does not do"),
             ("to: docx\n", "1:1: defaults: 'to: docx'"),
             ("toc: true\npaper: a12\n", "2:1: defaults: --paper: unknown paper 'a12'"),
         ] {
