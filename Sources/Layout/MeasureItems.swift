@@ -231,7 +231,7 @@ extension ParagraphComposer {
     /// `etc.(see`), a line does not break before it, as Unicode keeps a letter or digit with
     /// the bracket after it (UAX #14 LB30).
     static func opensBracket(_ s: Unicode.Scalar) -> Bool {
-        s.properties.generalCategory == .openPunctuation
+        generalCategory(of: s) == .openPunctuation
     }
 
     /// In a web or e-mail address (a word holding `://` or `@` with a period after it, or
@@ -449,12 +449,12 @@ extension ParagraphComposer {
     /// the second of two em dashes or horizontal bars.
     static func startsOrEndsNoLine(_ scalars: [Unicode.Scalar], at k: Int) -> Bool {
         guard k > 0, k < scalars.count else { return false }
-        switch scalars[k - 1].properties.generalCategory {
+        switch generalCategory(of: scalars[k - 1]) {
         case .openPunctuation, .initialPunctuation: return true
         default: break
         }
         let after = scalars[k]
-        switch after.properties.generalCategory {
+        switch generalCategory(of: after) {
         case .closePunctuation, .finalPunctuation: return true
         default: break
         }
@@ -868,7 +868,7 @@ extension ParagraphComposer {
     /// bracket or quote (`(-Db_lto=true)`, `"--force"`), as after the paragraph's start.
     package static func opensWord(_ scalar: Unicode.Scalar) -> Bool {
         if isWhitespace(scalar) || isSeparator(scalar) || scalar == "\"" || scalar == "'" { return true }
-        let category = scalar.properties.generalCategory
+        let category = generalCategory(of: scalar)
         return category == .openPunctuation || category == .initialPunctuation
     }
 
@@ -909,12 +909,12 @@ extension ParagraphComposer {
             var end = index
             while end < scalars.count, isBreakingSpace(scalars[end]) { end += 1 }
             let opening = scalars[index - 1]
-            if opening.properties.generalCategory == .initialPunctuation, index == 1 || opensWord(scalars[index - 2]) {
+            if generalCategory(of: opening) == .initialPunctuation, index == 1 || opensWord(scalars[index - 2]) {
                 bound[index] = true
             }
-            if end < scalars.count, scalars[end].properties.generalCategory == .finalPunctuation {
+            if end < scalars.count, generalCategory(of: scalars[end]) == .finalPunctuation {
                 let after = end + 1 < scalars.count ? scalars[end + 1] : "\n"
-                let category = after.properties.generalCategory
+                let category = generalCategory(of: after)
                 if isWhitespace(after) || isSeparator(after)
                     || [.closePunctuation, .finalPunctuation, .otherPunctuation].contains(category)
                 {

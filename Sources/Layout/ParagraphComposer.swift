@@ -381,6 +381,18 @@ public enum ParagraphComposer {
         return isWhitespace(s) && !isSeparator(s) && s != "\u{A0}" && s != "\u{202F}" && s != "\u{2007}"
     }
 
+    /// The general category of `scalar` (Unicode's UnicodeData.txt), the same as
+    /// `scalar.properties.generalCategory`: for ASCII, which most text is, read from a table
+    /// made once from the property, since the composer asks it at every word's edges and the
+    /// property's lookup takes a few hundred instructions.
+    static func generalCategory(of scalar: Unicode.Scalar) -> Unicode.GeneralCategory {
+        scalar.value < 0x80 ? asciiCategories[Int(scalar.value)] : scalar.properties.generalCategory
+    }
+
+    private static let asciiCategories: [Unicode.GeneralCategory] = (0..<0x80).map {
+        Unicode.Scalar(UInt8($0)).properties.generalCategory
+    }
+
     /// Unicode's White_Space property (PropList.txt: 25 code points, unchanged since Unicode
     /// 6.3), read from the list rather than the property tables: the composer asks it of every
     /// scalar of every paragraph, Hangul and CJK included, where a table lookup cost a few

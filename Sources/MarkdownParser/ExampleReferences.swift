@@ -18,7 +18,7 @@ struct ExampleReferences {
     private func apply(_ inlines: [Inline]) -> [Inline] {
         inlines.map { inline in
             switch inline {
-            case .text(let text) where text.utf8.contains(UInt8(ascii: "@")): .text(replacing(in: text))
+            case .text(let text) where text.containsUTF8Byte(UInt8(ascii: "@")): .text(replacing(in: text))
             case .emphasis(let children): .emphasis(apply(children))
             case .strong(let children): .strong(apply(children))
             case .strikethrough(let children): .strikethrough(apply(children))

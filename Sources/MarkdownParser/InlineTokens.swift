@@ -170,11 +170,11 @@ struct InlineSyntax {
     /// one. The pieces are tokenised only when a text holds `[^`.
     private func undefinedNotes(in pieces: [InlinePiece]) -> [(written: String, location: SourceLocation?)] {
         let holdsOne = pieces.contains { piece in
-            guard case .text(let textPiece) = piece else { return false }
-            var previous: UInt8 = 0
-            return textPiece.text.utf8.contains { byte in
-                defer { previous = byte }
-                return previous == UInt8(ascii: "[") && byte == UInt8(ascii: "^")
+            guard case .text(let textPiece) = piece, textPiece.text.containsUTF8Byte(UInt8(ascii: "^")) else {
+                return false
+            }
+            return textPiece.text.withUTF8Bytes { bytes in
+                bytes.indices.dropFirst().contains { bytes[$0 - 1] == UInt8(ascii: "[") && bytes[$0] == UInt8(ascii: "^") }
             }
         }
         guard holdsOne else { return [] }
@@ -220,22 +220,25 @@ struct InlineSyntax {
         for piece in pieces {
             switch piece {
             case .text(let textPiece):
-                for byte in textPiece.text.utf8 {
-                    if byte == UInt8(ascii: "]") {
-                        close = true
-                    } else if byte == UInt8(ascii: "{") {
-                        brace = true
-                    } else if byte == UInt8(ascii: "^") {
-                        carets += 1
-                    } else if byte == UInt8(ascii: "["), previous == UInt8(ascii: "^") || previous == UInt8(ascii: "]")
-                    {
-                        bracketPair = true
-                    } else if previous == UInt8(ascii: "\\"), LaTeXTextCommands.isLetter(byte) {
-                        command = true
-                    } else if previous == UInt8(ascii: "\\"), byte == 0x20 {
-                        escapedSpace = true
+                textPiece.text.withUTF8Bytes { bytes in
+                    for byte in bytes {
+                        if byte == UInt8(ascii: "]") {
+                            close = true
+                        } else if byte == UInt8(ascii: "{") {
+                            brace = true
+                        } else if byte == UInt8(ascii: "^") {
+                            carets += 1
+                        } else if byte == UInt8(ascii: "["),
+                            previous == UInt8(ascii: "^") || previous == UInt8(ascii: "]")
+                        {
+                            bracketPair = true
+                        } else if previous == UInt8(ascii: "\\"), LaTeXTextCommands.isLetter(byte) {
+                            command = true
+                        } else if previous == UInt8(ascii: "\\"), byte == 0x20 {
+                            escapedSpace = true
+                        }
+                        previous = byte
                     }
-                    previous = byte
                 }
             case .node(let node):
                 if Self.takesAttributes(node) { close = true }
@@ -285,8 +288,8 @@ struct InlineSyntax {
     /// literal holding such a byte, on a line holding a `\` or `&`, is aligned with its source.
     func keepingEscapes(_ piece: InlinePiece) -> InlinePiece {
         guard case .text(var textPiece) = piece,
-            textPiece.text.utf8.contains(where: { KeptPunctuation.standIn(for: $0) != nil }),
-            textPiece.line >= 1, textPiece.line <= lines.count, lines.mayHoldEscapes(textPiece.line - 1)
+            textPiece.line >= 1, textPiece.line <= lines.count, lines.mayHoldEscapes(textPiece.line - 1),
+            textPiece.text.withUTF8Bytes({ $0.contains(where: KeptPunctuation.isKept) })
         else { return piece }
         let literal = Array(textPiece.text.utf8)
         guard let (_, inert) = align(literal, in: sourceLine(textPiece.line), reportedColumn: textPiece.column)

@@ -192,6 +192,10 @@ enum MathSyntax {
     /// than a paragraph may leave open; or more `|` than a table row may hold. One read of its
     /// bytes.
     static func needsMarking(_ text: String, math: Bool) -> Bool {
+        text.withUTF8Bytes { needsMarking(bytes: $0, math: math) }
+    }
+
+    private static func needsMarking(bytes: UnsafeBufferPointer<UInt8>, math: Bool) -> Bool {
         var previous: UInt8 = 0
         var beforePrevious: UInt8 = 0
         var imageOpeners = 0
@@ -199,7 +203,7 @@ enum MathSyntax {
         var atSigns = 0
         // The last eight bytes read, the latest lowest.
         var recent: UInt64 = 0
-        for byte in text.utf8 {
+        for byte in bytes {
             switch byte {
             case UInt8(ascii: "$"):
                 if math { return true }

@@ -296,7 +296,7 @@ extension CmarkConverter {
             PandocDefinitions.nesting < CmarkConverter.maxDepth
         else { return false }
         // Definitions are looked up only by text that may cite one (`[`).
-        let prefix = text.utf8.contains(UInt8(ascii: "[")) ? citedDefinitions(in: text) : nil
+        let prefix = text.containsUTF8Byte(UInt8(ascii: "[")) ? citedDefinitions(in: text) : nil
         var input = [UInt8(ascii: "\n")] + (prefix?.bytes ?? [])
         input += Array(text.utf8)
         // A blank first line: a continuation starting with `---` is a thematic break or a

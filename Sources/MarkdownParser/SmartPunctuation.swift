@@ -36,7 +36,7 @@ public enum SmartPunctuation {
         // The characters the rules read are ASCII, so they are found in the UTF-8 bytes (no
         // byte of a multi-byte sequence is ASCII).
         let quoted = texts.segments.contains {
-            $0.utf8.contains { $0 == UInt8(ascii: "'") || $0 == UInt8(ascii: "\"") }
+            $0.containsUTF8Byte(UInt8(ascii: "'")) || $0.containsUTF8Byte(UInt8(ascii: "\""))
         }
         guard quoted || kept || texts.segments.contains(where: hasDashesOrEllipsis) else { return inlines }
         var curly = texts.segments
@@ -63,15 +63,17 @@ public enum SmartPunctuation {
 
     /// Whether `text` holds `--` or `...`, read in its UTF-8 bytes.
     static func hasDashesOrEllipsis(_ text: String) -> Bool {
-        var previous: UInt8 = 0
-        var dots = 0
-        for byte in text.utf8 {
-            if byte == UInt8(ascii: "-"), previous == UInt8(ascii: "-") { return true }
-            dots = byte == UInt8(ascii: ".") ? dots + 1 : 0
-            if dots == 3 { return true }
-            previous = byte
+        text.withUTF8Bytes { bytes in
+            var previous: UInt8 = 0
+            var dots = 0
+            for byte in bytes {
+                if byte == UInt8(ascii: "-"), previous == UInt8(ascii: "-") { return true }
+                dots = byte == UInt8(ascii: ".") ? dots + 1 : 0
+                if dots == 3 { return true }
+                previous = byte
+            }
+            return false
         }
-        return false
     }
 
     struct Position: Hashable {
@@ -295,6 +297,11 @@ enum KeptPunctuation {
     ]
     private static let first: UInt32 = 0xFDD0
 
+    /// Whether `byte` is one of the characters kept (``standIn(for:)`` is not nil).
+    static func isKept(_ byte: UInt8) -> Bool {
+        byte == UInt8(ascii: "-") || byte == UInt8(ascii: ".") || byte == UInt8(ascii: "'") || byte == UInt8(ascii: "\"")
+    }
+
     /// The stand-in of the ASCII character `byte`; nil when smart punctuation never changes it.
     static func standIn(for byte: UInt8) -> Unicode.Scalar? {
         characters.firstIndex(of: byte).map { Unicode.Scalar(first + UInt32($0))! }
@@ -309,12 +316,16 @@ enum KeptPunctuation {
 
     /// Whether `text` holds a stand-in: U+FDD0…U+FDD3 are the UTF-8 bytes EF B7 90…93.
     static func isHeld(in text: String) -> Bool {
-        var previous: (UInt8, UInt8) = (0, 0)
-        for byte in text.utf8 {
-            if previous == (0xEF, 0xB7), byte >= 0x90, byte < 0x90 + UInt8(characters.count) { return true }
-            previous = (previous.1, byte)
+        // Most text holds no 0xEF (the first byte of U+F000…U+FFFF) at all.
+        guard text.containsUTF8Byte(0xEF) else { return false }
+        return text.withUTF8Bytes { bytes in
+            var previous: (UInt8, UInt8) = (0, 0)
+            for byte in bytes {
+                if previous == (0xEF, 0xB7), byte >= 0x90, byte < 0x90 + UInt8(characters.count) { return true }
+                previous = (previous.1, byte)
+            }
+            return false
         }
-        return false
     }
 
     /// Whether a text of `inlines`, at any depth (an image's description too), holds a stand-in.

@@ -230,6 +230,10 @@ extension FirstFamily {
     /// C0 and C1 controls, DEL and the line and paragraph separators (U+2028, U+2029), which
     /// take the face of the text beside them (Pango 1.50 `itemize.c`).
     func covers(_ text: some StringProtocol) -> Bool {
+        // Text of ASCII alone, most text, in a face with every printable ASCII character.
+        if coversASCII, text.utf8.withContiguousStorageIfAvailable({ !$0.contains { $0 >= 0x80 } }) == true {
+            return true
+        }
         let font = face.typed(PangoFont.self)
         for scalar in text.unicodeScalars {
             let value = scalar.value

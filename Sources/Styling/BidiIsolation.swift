@@ -30,7 +30,12 @@ enum BidiIsolation {
     /// one of them holds a right-to-left letter. The controls go inside a code span's own
     /// runs, and in runs of their own around a formula (whose runs are its pictures).
     static func isolatingLeftToRight(_ runs: inout [StyledRun]) {
-        guard runs.contains(where: { !$0.style.isCode && $0.text.unicodeScalars.contains(where: isRightToLeft) })
+        // Every right-to-left letter is U+0590 or above, which UTF-8 starts with 0xD6 or above.
+        guard
+            runs.contains(where: {
+                !$0.style.isCode && $0.text.withUTF8Bytes { $0.contains { $0 >= 0xD6 } }
+                    && $0.text.unicodeScalars.contains(where: isRightToLeft)
+            })
         else { return }
         var result: [StyledRun] = []
         result.reserveCapacity(runs.count + 2)

@@ -284,17 +284,11 @@ enum RunMerger {
             }
             let utf8 = runs[index].text.utf8
             guard let lastByte = utf8.last else { continue }
-            var collapses = afterSpace && utf8.first == 0x20
-            if !collapses {
-                var previous: UInt8 = 0
-                for byte in utf8 {
-                    if byte == 0x20 && previous == 0x20 {
-                        collapses = true
-                        break
-                    }
-                    previous = byte
+            let collapses =
+                (afterSpace && utf8.first == 0x20)
+                || runs[index].text.withUTF8Bytes { bytes in
+                    bytes.indices.dropFirst().contains { bytes[$0] == 0x20 && bytes[$0 - 1] == 0x20 }
                 }
-            }
             if collapses {
                 var bytes: [UInt8] = []
                 bytes.reserveCapacity(utf8.count)

@@ -38,7 +38,7 @@ public enum EmojiShortcodes {
     /// may open the next (`time: 12:30 :smile:`).
     public static func replacing(in text: String) -> String {
         // Most text has no colon: it is returned unread, without a copy of its bytes.
-        guard text.utf8.contains(UInt8(ascii: ":")), !table.isEmpty else { return text }
+        guard text.containsUTF8Byte(UInt8(ascii: ":")), !table.isEmpty else { return text }
         let bytes = Array(text.utf8)
         var result: [UInt8] = []
         result.reserveCapacity(bytes.count)

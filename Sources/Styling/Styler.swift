@@ -871,7 +871,7 @@ public struct Styler: Sendable {
         // many bytes): Pango breaks the line at either (UAX #14, class BK), and the drawn line
         // after it continues the source line behind ↪, but after U+2029 Pango would begin a new
         // paragraph, without the hanging indent that makes room for the mark.
-        if body.utf8.contains(0xA9) { body = body.replacingOccurrences(of: "\u{2029}", with: "\u{2028}") }
+        if body.containsUTF8Byte(0xA9) { body = body.replacingOccurrences(of: "\u{2029}", with: "\u{2028}") }
         var plain = cascade.runStyle
         // A block of code is in the code text colour wherever it stands (a quote's muted text
         // around it is not the code's), as GitHub sets `pre`; its own `color` attribute wins.
@@ -973,7 +973,7 @@ public struct Styler: Sendable {
     /// `text` with each tab replaced by the spaces that reach the next stop, every `size`
     /// columns (a column is a character).
     static func expandingTabs(_ text: String, size: Int) -> String {
-        guard text.utf8.contains(0x09) else { return text }
+        guard text.containsUTF8Byte(0x09) else { return text }
         var out = ""
         var column = 0
         for character in text {
@@ -1670,7 +1670,7 @@ public struct Styler: Sendable {
             case .text(let text):
                 // A tab in running text is white space like any other (CommonMark §2.2).
                 // (A byte test: `String.contains(String)` is Foundation's locale-aware search.)
-                var text = text.utf8.contains(0x09) ? text.replacingOccurrences(of: "\t", with: " ") : text
+                var text = text.containsUTF8Byte(0x09) ? text.replacingOccurrences(of: "\t", with: " ") : text
                 text = EmojiShortcodes.replacing(in: text)
                 if Self.endsInForcedBreak(runs) || dropsSpace {
                     text = String(text.drop { $0 == " " })

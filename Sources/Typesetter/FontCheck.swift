@@ -218,14 +218,16 @@ struct FontCheck {
         var allASCII = true
         var low: UInt64 = 0
         var high: UInt64 = 0
-        for byte in run.text.utf8 {
-            if byte >= 0x80 {
-                allASCII = false
-                break
-            }
-            // Printable ASCII only: controls and the space are never checked.
-            if byte > 0x20 && byte < 0x7F {
-                if byte < 64 { low |= 1 << UInt64(byte) } else { high |= 1 << UInt64(byte - 64) }
+        run.text.withUTF8Bytes { bytes in
+            for byte in bytes {
+                if byte >= 0x80 {
+                    allASCII = false
+                    break
+                }
+                // Printable ASCII only: controls and the space are never checked.
+                if byte > 0x20 && byte < 0x7F {
+                    if byte < 64 { low |= 1 << UInt64(byte) } else { high |= 1 << UInt64(byte - 64) }
+                }
             }
         }
         let needsFallback = !allASCII && run.text.unicodeScalars.contains(where: Self.isSetInAFallbackFace)

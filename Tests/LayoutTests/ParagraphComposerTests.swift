@@ -212,11 +212,6 @@ func prepared(_ runs: [StyledRun]) -> PreparedParagraph {
         }
     }
 
-    /// Justified keep-all text may break inside a word as a last resort (W3C KLREQ allows a
-    /// line ending in Hangul to break by character): only between two Hangul syllables, never
-    /// beside a Latin letter, digit or punctuation (`MANWIDTH를`, `/dev/ttyS1을` stay whole),
-    /// with two syllables of the word after the break (`소윳값입니` | `다.` was set), never in the
-    /// paragraph's last word; ragged keep-all text never breaks inside a word.
     /// The composer's list of Unicode White_Space agrees with the standard library's property
     /// tables on every scalar: the spaces that break are White_Space but line separators and
     /// the no-break spaces (U+00A0, U+2007, U+202F).
@@ -233,6 +228,24 @@ func prepared(_ runs: [StyledRun]) -> PreparedParagraph {
         #expect(disagreeing.isEmpty, "\(disagreeing.map { String($0, radix: 16) })")
     }
 
+    /// The composer's general categories, read from a table for ASCII, are the standard
+    /// library's on every scalar.
+    @Test func generalCategoriesAreUnicodes() {
+        var disagreeing: [UInt32] = []
+        for value in UInt32(0)...0x10FFFF {
+            guard let scalar = Unicode.Scalar(value) else { continue }
+            if ParagraphComposer.generalCategory(of: scalar) != scalar.properties.generalCategory {
+                disagreeing.append(value)
+            }
+        }
+        #expect(disagreeing.isEmpty, "\(disagreeing.map { String($0, radix: 16) })")
+    }
+
+    /// Justified keep-all text may break inside a word as a last resort (W3C KLREQ allows a
+    /// line ending in Hangul to break by character): only between two Hangul syllables, never
+    /// beside a Latin letter, digit or punctuation (`MANWIDTH를`, `/dev/ttyS1을` stay whole),
+    /// with two syllables of the word after the break (`소윳값입니` | `다.` was set), never in the
+    /// paragraph's last word; ragged keep-all text never breaks inside a word.
     @Test func keepAllBreaksInsideAWordOnlyBetweenSyllablesAsALastResort() {
         let korean =
             "환경 변수 MANWIDTH를 설정하면 이 값을 터미널 폭으로 사용합니다 장치 /dev/ttyS1을 열고 "
