@@ -35,6 +35,7 @@ extension ParagraphComposer {
     ) -> (items: [LineBreaker.Item], breaks: Breaks) {
         let keepAll = paragraph.style.hangulLineBreak.keepsWords
         var (allowed, withheld) = allowedBreaks(prepared, keepAll: keepAll)
+        keepRaisedRunsWithTheTextBefore(paragraph, prepared: prepared, allowed: &allowed, withheld: &withheld)
         breakBeforeHyphensInCode(paragraph, prepared: prepared, allowed: &allowed)
         var hyphen = hyphenationPoints(paragraph, prepared: prepared, limits: limits, hyphenate: hyphenate)
         var forced: [Bool] = []
@@ -262,6 +263,26 @@ extension ParagraphComposer {
                 }
             }
             start = end
+        }
+    }
+
+    /// A raised run — a note's number, a superscript (`^2^`, `<sup>`) — keeps to the character
+    /// before it: no line starts with it, as TeX puts no break before `\footnote`'s mark and
+    /// The Chicago Manual of Style (14.26) sets a note number right after the punctuation it
+    /// follows. UAX #14 breaks between a period, comma or colon (class IS) and a figure, so
+    /// `chapters.` | `¹ Then` was a line break. The break is withheld: a word wider than the
+    /// measure may still take it.
+    static func keepRaisedRunsWithTheTextBefore(
+        _ paragraph: StyledParagraph, prepared: PreparedParagraph, allowed: inout [Bool], withheld: inout [Bool]
+    ) {
+        guard paragraph.runs.contains(where: { $0.style.baselineOffset > 0 }) else { return }
+        let scalars = prepared.scalars
+        for i in stride(from: 1, to: scalars.count, by: 1)
+        where allowed[i] && prepared.runIndex[i] != prepared.runIndex[i - 1]
+            && paragraph.runs[prepared.runIndex[i]].style.baselineOffset > 0 && !isWhitespace(scalars[i - 1]) && !isSeparator(scalars[i - 1])
+        {
+            allowed[i] = false
+            withheld[i] = true
         }
     }
 

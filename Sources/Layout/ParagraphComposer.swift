@@ -385,7 +385,7 @@ public enum ParagraphComposer {
     /// `scalar.properties.generalCategory`: for ASCII, which most text is, read from a table
     /// made once from the property, since the composer asks it at every word's edges and the
     /// property's lookup takes a few hundred instructions.
-    static func generalCategory(of scalar: Unicode.Scalar) -> Unicode.GeneralCategory {
+    package static func generalCategory(of scalar: Unicode.Scalar) -> Unicode.GeneralCategory {
         scalar.value < 0x80 ? asciiCategories[Int(scalar.value)] : scalar.properties.generalCategory
     }
 

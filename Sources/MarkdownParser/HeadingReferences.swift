@@ -10,12 +10,12 @@ import Foundation
 ///
 /// The headings are found in the source before the parse: ATX headings (`## Text`, a closing
 /// run of `#` and an attribute list `{#id .class}` left out) and one-line setext headings
-/// (`Text` over `===` or `---`), outside fenced code, at the text's own level (not in a quote or
+/// (`Text` over `===` or `---`), outside fenced code and the HTML blocks that run to an end
+/// condition (``RawHTMLBlock``: `<pre>`, comments), at the text's own level (not in a quote or
 /// a list item). Each that a bracketed label in the text names becomes a definition appended
 /// after the text, `[Text]: <#Text>`, or `<#id>` when the heading names its id, which resolves
 /// to the heading as a link to its text does. Nothing is appended to a text that ends inside a
-/// fenced code block or a `<pre>`, `<script>`, `<style>` or `<textarea>` block, where the
-/// definitions would be text.
+/// fenced code block or such an HTML block, where the definitions would be text.
 enum HeadingReferences {
     /// The definitions to append to `text`, from a blank line; nil when it has no heading to
     /// define or ends where definitions would be text.
@@ -31,6 +31,8 @@ enum HeadingReferences {
         var definitions: [(key: String, line: String)] = []
         var keys = Set<String>()
         var fence: (character: UInt8, length: Int)?
+        // The HTML block open that runs to an end condition (`<pre>`, a comment…).
+        var rawBlock: RawHTMLBlock?
         // The line before, when it may be a setext heading's text.
         var previous: Range<Int>?
         var start = 0
@@ -38,6 +40,11 @@ enum HeadingReferences {
             var end = start
             while end < bytes.count, bytes[end] != 0x0A { end += 1 }
             defer { start = end + 1 }
+            if let open = rawBlock {
+                if open.ends(in: bytes, start, end) { rawBlock = nil }
+                previous = nil
+                continue
+            }
             var first = start
             while first < end, first - start < 4, bytes[first] == 0x20 { first += 1 }
             let blank = bytes[first..<end].allSatisfy { $0 == 0x20 || $0 == 0x09 || $0 == 0x0D }
@@ -59,6 +66,11 @@ enum HeadingReferences {
                 continue
             }
             guard fence == nil else { continue }
+            if let block = RawHTMLBlock.opening(bytes, first, end) {
+                rawBlock = block.ends(in: bytes, first, end) ? nil : block
+                previous = nil
+                continue
+            }
             var heading: Substring?
             if lead == UInt8(ascii: "#") {
                 heading = atxText(Substring(decoding: UnsafeBufferPointer(rebasing: bytes[first..<end]), as: UTF8.self))
@@ -72,12 +84,12 @@ enum HeadingReferences {
             guard let heading, let definition = definition(of: heading) else { continue }
             if keys.insert(definition.key).inserted { definitions.append(definition) }
         }
-        guard !definitions.isEmpty, fence == nil else { return nil }
+        guard !definitions.isEmpty, fence == nil, rawBlock == nil else { return nil }
         // Only the headings a bracketed label names are defined: each definition is parsed
         // again before every window of a long text.
         let cited = bracketedLabels(in: bytes, among: keys)
         let used = definitions.filter { cited.contains($0.key) }
-        guard !used.isEmpty, !endsInRawBlock(bytes) else { return nil }
+        guard !used.isEmpty else { return nil }
         return "\n\n" + used.map(\.line).joined(separator: "\n") + "\n"
     }
 
@@ -170,29 +182,5 @@ enum HeadingReferences {
         guard !destination.isEmpty else { return nil }
         let key = label.lowercased().split(whereSeparator: { $0 == " " || $0 == "\t" }).joined(separator: " ")
         return (key, "[\(label)]: <#\(destination)>")
-    }
-
-    /// Whether `bytes` end inside an HTML block that runs to its closing tag (`<pre>`,
-    /// `<script>`, `<style>`, `<textarea>`; CommonMark §4.6, type 1): the last such tag, opening
-    /// or closing, is an opening one.
-    private static func endsInRawBlock(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
-        let names: [[UInt8]] = ["pre", "script", "style", "textarea"].map { Array($0.utf8) }
-        var index = bytes.count - 1
-        while index >= 0 {
-            defer { index -= 1 }
-            guard bytes[index] == UInt8(ascii: "<") else { continue }
-            let closing = index + 1 < bytes.count && bytes[index + 1] == UInt8(ascii: "/")
-            let nameStart = index + (closing ? 2 : 1)
-            for name in names where nameStart + name.count <= bytes.count {
-                let written = bytes[nameStart..<(nameStart + name.count)].map { $0 | 0x20 }
-                guard written == name else { continue }
-                let after = nameStart + name.count < bytes.count ? bytes[nameStart + name.count] : 0x3E
-                guard after == 0x3E || after == 0x20 || after == 0x09 || after == 0x0A || after == 0x2F else {
-                    continue
-                }
-                return !closing
-            }
-        }
-        return false
     }
 }

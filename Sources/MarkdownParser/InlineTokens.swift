@@ -687,7 +687,9 @@ struct InlineSyntax {
     /// backslash-escaped space is parsed as a nonbreaking space"). A backslash that is itself
     /// escaped (`\\ `) or a reference (`&#92; `) stays a backslash before a space, and so
     /// does one that ends a Windows path (`C:\ `, `dir\sub\ `: after a colon, or in a word
-    /// that holds another backslash), which GitHub shows and Pandoc would lose.
+    /// that holds another backslash), and one that joins no word to the next (``endsWord(_:)``:
+    /// `treat \ the same as /`, `Ctrl-\ now`, a line's first), which GitHub shows and Pandoc
+    /// would lose.
     func escapedSpaces(_ tokens: [InlineToken]) -> [InlineToken] {
         var output: [InlineToken] = []
         output.reserveCapacity(tokens.count)
@@ -701,7 +703,7 @@ struct InlineSyntax {
                 wordHoldsBackslash = false
             }
             if case .byte(UInt8(ascii: "\\"), let line, let column, false) = tokens[index], index + 1 < tokens.count,
-                case .byte(0x20, _, _, _) = tokens[index + 1], !wordHoldsBackslash, !Self.followsColon(output)
+                case .byte(0x20, _, _, _) = tokens[index + 1], !wordHoldsBackslash, Self.endsWord(output)
             {
                 output.append(.byte(0xC2, line: line, column: column, inert: true))
                 output.append(.byte(0xA0, line: line, column: column, inert: true))
@@ -715,9 +717,21 @@ struct InlineSyntax {
         return output
     }
 
-    /// Whether the last of `tokens` is a `:` (a drive's, `C:`).
-    private static func followsColon(_ tokens: [InlineToken]) -> Bool {
-        if case .byte(UInt8(ascii: ":"), _, _, _)? = tokens.last { true } else { false }
+    /// Whether the last of `tokens` ends a word that a no-break space after it would join to the
+    /// next: a letter or figure (any non-ASCII character too: Hangul, a closing quote), a
+    /// closing bracket or the punctuation that ends a word (`Dr.`, `p.`, `(a)`, `*`), or an
+    /// inline (emphasis, code); not a space, a line's start, a colon (a drive's, `C:`), a
+    /// hyphen, slash or opening bracket.
+    private static func endsWord(_ tokens: [InlineToken]) -> Bool {
+        switch tokens.last {
+        case nil, .node(.softBreak)?, .node(.lineBreak)?: return false
+        case .byte(let byte, _, _, _)?:
+            let letterOrFigure =
+                (0x30...0x39).contains(byte) || (0x41...0x5A).contains(byte) || (0x61...0x7A).contains(byte)
+            if byte >= 0x80 || letterOrFigure { return true }
+            return ".,;!?)]}'\"*_%".utf8.contains(byte)
+        case .node?: return true
+        }
     }
 
     /// Recognises Pandoc's superscript (Pandoc manual, "Extension: superscript, subscript"):

@@ -1019,6 +1019,7 @@ enum MathSyntax {
                     position += 2
                     continue
                 }
+                if opensCodeSpan(bytes, at: position, limit: limit, scan: &scan) { return nil }
                 if bytes[position] == dollar, bytes[position + 1] == dollar {
                     let source = String(decoding: bytes[(index + 2)..<position], as: UTF8.self)
                     guard !source.allSatisfy(\.isWhitespace) else { return nil }
@@ -1065,6 +1066,7 @@ enum MathSyntax {
                 continue
             }
             if endsFormulaSearch(bytes, at: position, tableRow: tableRow) { return closingInBraces.map(closing) }
+            if opensCodeSpan(bytes, at: position, limit: limit, scan: &scan) { break }
             if byte == UInt8(ascii: "{") { depth += 1 }
             if byte == UInt8(ascii: "}"), depth > 0 { depth -= 1 }
             if byte == dollar {
@@ -1097,6 +1099,18 @@ enum MathSyntax {
         return closingInBraces.map(closing)
     }
 
+    /// Whether a code span opens at `index` (a run of backticks that a run of as many closes
+    /// before `limit`, the paragraph's end). A code span binds tighter than a formula, as it
+    /// does than every other inline (CommonMark 0.31.2 §6.1): a formula's search for its closing
+    /// dollars ends there, so a `$` in prose never pairs with one in code (`costs $5 and `$``).
+    static func opensCodeSpan(_ bytes: [UInt8], at index: Int, limit: Int, scan: inout Scan) -> Bool {
+        let backtick = UInt8(ascii: "`")
+        guard bytes[index] == backtick, index == 0 || bytes[index - 1] != backtick else { return false }
+        var run = 1
+        while index + run < limit, bytes[index + run] == backtick { run += 1 }
+        return scan.closingRun(of: run, from: index + run, limit: limit) != nil
+    }
+
     /// Notes the `$` at `index` as a formula left open when what follows it up to `end` (the
     /// next `$`, or its paragraph's end) reads as TeX (``looksLikeTeX(_:)``): a dollar before a
     /// price or a shell variable is text, and said nothing of.
@@ -1115,14 +1129,24 @@ enum MathSyntax {
     /// Whether `text`, what follows an opening `$`, reads as TeX: it starts with a letter or a
     /// backslash (not a digit or a space: `$5`, `$ 5`) and within its first 40 bytes holds a
     /// superscript or a subscript after its first character, or a command (`\` and a letter):
-    /// `$E = mc^2 is`, `$x_1 and`, `$\alpha`, not `$HOME/bin`, `$USD` or `$_SESSION`.
+    /// `$E = mc^2 is`, `$x_1 and`, `$\alpha`, not `$HOME/bin`, `$USD`, `$_SESSION`,
+    /// `$PYENV_ROOT/bin` or `$\_`.
     static func looksLikeTeX(_ text: ArraySlice<UInt8>) -> Bool {
         guard let first = text.first,
             first == UInt8(ascii: "\\") || (0x41...0x5A).contains(first) || (0x61...0x7A).contains(first)
         else { return false }
         let start = text.startIndex
+        // A backslash before punctuation is Markdown's escape (`RegExp.$\_`), no command.
+        if first == UInt8(ascii: "\\"), start + 1 < text.endIndex, !isASCIILetter(text[start + 1]) { return false }
         for index in text.indices.prefix(40) {
             let byte = text[index]
+            // An underscore after two or more capitals and figures, before another, is in an
+            // environment variable's name (`$PYENV_ROOT`, `$MY_2ND_VAR`), not a subscript.
+            if byte == UInt8(ascii: "_"), index - start >= 2, index + 1 < text.endIndex,
+                isVariableNameByte(text[index + 1]), text[start..<index].allSatisfy(isVariableNameByte)
+            {
+                continue
+            }
             if byte == UInt8(ascii: "^") || byte == UInt8(ascii: "_") { return index > start }
             if byte == UInt8(ascii: "\\"), index + 1 < text.endIndex,
                 (0x41...0x5A).contains(text[index + 1] & 0xDF)
@@ -1131,6 +1155,16 @@ enum MathSyntax {
             }
         }
         return false
+    }
+
+    private static func isASCIILetter(_ byte: UInt8) -> Bool {
+        (0x41...0x5A).contains(byte) || (0x61...0x7A).contains(byte)
+    }
+
+    /// A capital letter, a figure or an underscore: what an environment variable's name is
+    /// written with.
+    private static func isVariableNameByte(_ byte: UInt8) -> Bool {
+        (0x41...0x5A).contains(byte) || (0x30...0x39).contains(byte) || byte == UInt8(ascii: "_")
     }
 
     /// The length of the English suffix at `index` (`th`, `st`, `nd`, `rd`, `s`, `'s`) when a

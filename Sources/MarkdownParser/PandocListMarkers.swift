@@ -19,7 +19,8 @@ import DocumentModel
 /// text); a capital letter with a period needs two spaces after it (`B.  Russell`), since
 /// `B. Russell` is a name; the first marker decides the list's numbering (`i.` is a Roman one,
 /// `c.` a letter), and later markers are read in it (`v.` is 5 in a Roman list). Lines in
-/// fenced or indented code are left as written.
+/// fenced or indented code, and in the HTML blocks that run to an end condition
+/// (``RawHTMLBlock``: `<pre>`, comments), are left as written.
 enum PandocListMarkers {
     /// What an ordered-list marker rewritten as figures was.
     struct Marker: Equatable, Sendable {
@@ -105,6 +106,8 @@ enum PandocListMarkers {
         var items: [OpenItem] = []
         // The fence open (its character, length and the content column of the item it is in).
         var fence: (character: UInt8, length: Int, container: Int)?
+        // The HTML block open that runs to an end condition (`<pre>`, a comment…).
+        var rawBlock: RawHTMLBlock?
         var previousBlank = true
         var previousQuoteDepth = 0
         var start = 0
@@ -122,10 +125,16 @@ enum PandocListMarkers {
             if quoteDepth != previousQuoteDepth {
                 items.removeAll()
                 fence = nil
+                rawBlock = nil
                 previousBlank = quoteDepth > previousQuoteDepth
                 previousQuoteDepth = quoteDepth
             }
             let (column, first, tabbed) = indentation(bytes, contentStart, end)
+            if let open = rawBlock {
+                if open.ends(in: bytes, contentStart, end) { rawBlock = nil }
+                previousBlank = false
+                continue
+            }
             let opening = self.opening(bytes, first, end)
             if let open = fence {
                 if case .blank = opening { continue }
@@ -161,6 +170,10 @@ enum PandocListMarkers {
             defer { previousBlank = false }
             // Four columns past the container's content is code (after a blank line) or text.
             guard column - base < 4 else { continue }
+            if let block = RawHTMLBlock.opening(bytes, first, end) {
+                rawBlock = block.ends(in: bytes, first, end) ? nil : block
+                continue
+            }
             switch opening {
             case .fence(let character, let length):
                 fence = (character, length, base)

@@ -45,6 +45,49 @@ func prepared(_ runs: [StyledRun]) -> PreparedParagraph {
         c.lines.map { String(String.UnicodeScalarView(p.scalars[$0.start..<$0.end])) }
     }
 
+    /// A raised run (a note's number, a superscript) never starts a line: UAX #14 lets a line
+    /// break between a period, comma or colon and a figure, and the mark stays with the text
+    /// before it, as TeX's `\footnote` keeps it. Members: after `.`, `,`, `:` and after
+    /// another mark; at every measure from 50 to 300 pt, justified and ragged. The same text
+    /// not raised does break there, so the rule is what keeps the marks.
+    @Test(arguments: [TextAlignment.justify, .left])
+    func aRaisedMarkKeepsToTheTextBeforeIt(alignment: TextAlignment) {
+        var raised = RunStyle(font: FontSpec(families: ["X"], size: 7))
+        raised.baselineOffset = 3.3
+        let pieces: [(String, Bool)] = [
+            ("A short preface to the collection which consists of three chapters.", false), ("1", true),
+            (" Then the text, as it goes on,", false), ("2", true), (" ends with a list:", false), ("3", true),
+            ("4", true), (" and words after the marks.", false),
+        ]
+        func runs(raising: Bool) -> [StyledRun] {
+            pieces.map { raising && $0.1 ? StyledRun($0.0, style: raised) : text($0.0) }
+        }
+        var p = prepared(runs(raising: true))
+        var markStarts: [Int] = []
+        var offset = 0
+        for piece in pieces {
+            if piece.1 { markStarts.append(offset) }
+            offset += piece.0.unicodeScalars.count
+        }
+        // Pango's opportunities between punctuation and a figure, and between two figures' runs.
+        for start in markStarts { p.lineBreakBefore[start] = true }
+        var plainBreaksThere = false
+        // From the measure the widest word with its mark fits (`chapters.1`, 50 pt): a word
+        // wider than the measure may break where it must.
+        for width in stride(from: 50.0, through: 300, by: 5) {
+            let marked = ParagraphComposer.compose(
+                paragraph(runs(raising: true), alignment: alignment), prepared: p, width: width,
+                hyphenate: { _, _ in [] })
+            let starts = marked.lines.map(\.start)
+            #expect(markStarts.allSatisfy { !starts.contains($0) }, "a mark starts a line at \(width) pt")
+            let plain = ParagraphComposer.compose(
+                paragraph(runs(raising: false), alignment: alignment), prepared: p, width: width,
+                hyphenate: { _, _ in [] })
+            if plain.lines.contains(where: { markStarts.contains($0.start) }) { plainBreaksThere = true }
+        }
+        #expect(plainBreaksThere)
+    }
+
     /// A web or e-mail address never ends a line with a hyphen (copied, the line's end would
     /// read as a hyphenated word and the address lose its hyphen): it breaks before the hyphen
     /// (The Chicago Manual of Style 14.18), while a hyphenated word of prose still breaks after

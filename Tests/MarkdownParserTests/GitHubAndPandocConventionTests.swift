@@ -273,6 +273,18 @@ import Testing
         #expect(paragraph("stat() calls to C:\\ (Bert)") == [.text("stat() calls to C:\\ (Bert)")])
         #expect(paragraph("share \\\\server\\docs\\ here") == [.text("share \\server\\docs\\ here")])
         #expect(paragraph("p.\\ 5 and dir\\sub\\ x") == [.text("p.\u{00A0}5 and dir\\sub\\ x")])
+        // A backslash that joins no word to the next stays: after a space, a hyphen, a slash or
+        // an opening bracket, first on a line; after a letter, figure, Hangul, closing
+        // punctuation or an inline, it is the no-break space.
+        for written in ["treat \\ the same as /", "Ctrl-\\ now works", "a /\\ b", "(\\ x)", "\\ first", "one\n\\ two"] {
+            #expect(paragraph(written).plainText == written.replacingOccurrences(of: "\n", with: " "), "\(written)")
+        }
+        for (written, joined) in [
+            ("그림\\ 3", "그림\u{A0}3"), ("(a)\\ b", "(a)\u{A0}b"), ("x,\\ y", "x,\u{A0}y"),
+            ("*em*\\ x", "em\u{A0}x"), ("“q”\\ x", "“q”\u{A0}x"),
+        ] {
+            #expect(paragraph(written).plainText == joined, "\(written)")
+        }
     }
 
     @Test func caretsAroundAWordAreSuperscript() {

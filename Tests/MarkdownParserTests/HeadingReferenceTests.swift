@@ -52,6 +52,8 @@ import Testing
             "```\n# In code\n```\n\nSee [In code].\n", "> # Quoted\n\nSee [Quoted].\n",
             "# Open\n\nSee [Open].\n\n```\nnever closed\n", "# [Brackets] inside\n\nSee [[Brackets] inside].\n",
             "# Styled\n\nA [Styled]{.smallcaps} span and [Styled].\n",
+            "<pre>\n\n# In pre\n</pre>\n\nSee [In pre].\n", "<!--\n\n# Commented\n-->\n\nSee [Commented].\n",
+            "# Late\n\nSee [Late].\n\n<pre>\nnever closed\n",
         ] {
             #expect(destinations(markdown).isEmpty, "\(markdown.debugDescription): \(destinations(markdown))")
         }

@@ -53,6 +53,10 @@ import Testing
         #expect(places("A $x_1 and then $y$ here.\n\nThe price $\\alpha is odd.\n") == ["1:3", "3:11"])
         #expect(places("It costs $5 and $10; see $HOME/bin and $PATH, `$x^2`.\n").isEmpty)
         #expect(places("Fine $a^2$ and $b$, $USD and $_SESSION.\n").isEmpty)
+        // Environment variables' names and Markdown's escapes are not TeX; a capital's subscript is.
+        #expect(places("Add $PYENV_ROOT/bin to PATH, and $MY_2ND_VAR too.\n").isEmpty)
+        #expect(places("See RegExp.$\\_ and RegExp.$\\* in the notes.\n").isEmpty)
+        #expect(places("A sum $X_1 + y never closed.\n") == ["1:7"])
         #expect(Self.text("The energy $E = mc^2 is here.\n") == "The energy $E = mc^2 is here.")
         // The quote ends before a character, not inside one, whatever the text's script.
         for text in ["$\\alpha 가나다라마바사아자차카타파하", "$x^2 é é é é é é é é é é é é é é é", "$\\beta 😀😀😀😀😀😀😀😀😀"] {
@@ -118,6 +122,24 @@ import Testing
 
     @Test func codeKeepsItsDollars() {
         #expect(Self.formulas("`$x$` and\n\n```\n$y$\n```\n\n    $z$\n").isEmpty)
+    }
+
+    /// A code span binds tighter than a formula: a `$` in prose never pairs with one in code,
+    /// inline or displayed, before or after it, and the text keeps every dollar and the code
+    /// span; a formula beside code is still one.
+    @Test func aDollarInCodeClosesNoFormula() {
+        for (markdown, expected) in [
+            ("It costs $5 and `$` is the sign.", "It costs $5 and $ is the sign."),
+            ("In shell, $1 is the first argument and `$#` the count.", "In shell, $1 is the first argument and $# the count."),
+            ("Display $$ and `$$` code.", "Display $$ and $$ code."),
+            ("Over lines $a\nand `b$` here.", "Over lines $a and b$ here."),
+            ("Two `` $x` `` then $y and more.", "Two $x` then $y and more."),
+        ] {
+            #expect(Self.formulas(markdown).isEmpty, "\(markdown.debugDescription)")
+            #expect(Self.text(markdown) == expected, "\(markdown.debugDescription)")
+        }
+        let mixed = Self.formulas("A $a + b$ then `$` code, and `c` before $d$.")
+        #expect(mixed.map(\.source) == ["a + b", "d"])
     }
 
     /// Code that the marking pass, which reads lines without parsing their containers, takes

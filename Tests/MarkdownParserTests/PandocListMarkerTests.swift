@@ -96,6 +96,33 @@ import Testing
         }
     }
 
+    /// The HTML blocks that run to an end condition (CommonMark §4.6 types 1 to 5: `<pre>`,
+    /// `<script>`, `<style>`, `<textarea>` in any case, comments, processing instructions,
+    /// declarations, CDATA), blank lines and all, keep their text as written; the same lines
+    /// after the block, or after a block that ends on its first line, are lists.
+    @Test func markersInHTMLBlocksThatRunToAnEndStayAsWritten() {
+        let body = "Conditions:\n\n(a) first\n\n(iv) fourth\n\n#. step\n\nB)  two\n"
+        let blocks: [(open: String, close: String)] = [
+            ("<pre>", "</pre>"), ("<PRE>", "</PRE>"), ("<pre><code>", "</code></pre>"),
+            ("<script type=\"text/x-notes\">", "</script>"), ("<style>", "</style>"), ("<textarea>", "</textarea>"),
+            ("<!--", "-->"), ("<?notes", "?>"), ("<!NOTES", ">"), ("<![CDATA[", "]]>"),
+        ]
+        for (open, close) in blocks {
+            for (before, after) in [("", ""), ("Lead.\n", ""), ("> ", "> "), ("- item\n\n  ", "  ")] {
+                let lines = ([open] + body.split(separator: "\n", omittingEmptySubsequences: false).map(String.init) + [close])
+                let text = lines.enumerated().map { $0.offset == 0 ? before + $0.element : after + $0.element }
+                    .joined(separator: "\n")
+                #expect(PandocListMarkers.rewriting(text + "\n", firstLine: 1) == nil, "\(text.debugDescription)")
+                let listed = PandocListMarkers.rewriting(text + "\n\n" + body, firstLine: 1)
+                #expect(listed?.markers.count == 4, "\(text.debugDescription): \(String(describing: listed?.markers))")
+            }
+            let oneLine = open + " x " + close + "\n\n" + body
+            #expect(PandocListMarkers.rewriting(oneLine, firstLine: 1)?.markers.count == 4, "\(oneLine.debugDescription)")
+        }
+        let pre = MarkdownParser.parse("<pre>\n" + body + "</pre>\n", file: "t.md").document.blocks
+        #expect(Array(pre).flatMap(\.codeLiterals).joined().contains("(a) first\n\n(iv) fourth\n\n#. step"))
+    }
+
     /// Pandoc's examples count on through the document, from list to list and form to form;
     /// `@label` in the text is its example's number, but after a letter (an address), in code,
     /// and for a label no example has, it stays as written; a label of any length is read.
