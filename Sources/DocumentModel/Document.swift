@@ -397,6 +397,18 @@ public struct Block: Hashable, Sendable {
         self.attributes = attributes
         self.location = location
     }
+
+    /// The block a sequence of top-level blocks opens with: the first that is no page break (a
+    /// book whose chapters open on right-hand pages starts with one before its first chapter),
+    /// with its index; nil when there is none. The title block and section numbers look there
+    /// for a heading that is the document's title.
+    public static func opening(of blocks: some Sequence<Block>) -> (index: Int, block: Block)? {
+        for (index, block) in blocks.enumerated() {
+            if case .pageBreak = block.kind { continue }
+            return (index, block)
+        }
+        return nil
+    }
 }
 
 /// Where a front matter value's text stands in its file: the place of its first character,

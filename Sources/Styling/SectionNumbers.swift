@@ -30,6 +30,7 @@ public struct SectionNumbering: Hashable, Sendable {
         var isFirst = true
         func visit(_ blocks: some Sequence<Block>) {
             for block in blocks {
+                if case .pageBreak = block.kind { continue }
                 defer { isFirst = false }
                 switch block.kind {
                 case .heading(let level, _):

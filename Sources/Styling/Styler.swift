@@ -1488,8 +1488,8 @@ public struct Styler: Sendable {
 
     /// A note's blocks, and the numbers of the notes cited inside it. Its paragraphs, list
     /// items, quoted paragraphs and code keep their bars and panels, shifted right by the
-    /// width the note's number hangs in (1.4 em of the note's size); other blocks are left out
-    /// with a warning.
+    /// width the note's number hangs in (``noteNumberHang(forNotesUpTo:)``); other blocks are
+    /// left out with a warning.
     mutating func footnoteBlocks(_ number: Int) -> (blocks: [StyledBlock], nested: [Int]) {
         var noteCascade = Cascade(theme: theme, role: .caption)
         noteCascade.language = options.language
@@ -1566,7 +1566,7 @@ public struct Styler: Sendable {
         }
         var numberStyle = context.cascade.runStyle
         numberStyle.features.append("tnum")
-        let hang = context.cascade.style.size * 1.4
+        let hang = context.cascade.style.size * Self.noteNumberHang(forNotesUpTo: footnoteDefinitions.keys.max() ?? number)
         for index in noteBlocks.indices {
             guard case .paragraph(var paragraph) = noteBlocks[index].content else { continue }
             paragraph.style.leftIndent += hang
@@ -1575,6 +1575,15 @@ public struct Styler: Sendable {
             noteBlocks[index].quoteBars = noteBlocks[index].quoteBars.map { $0 + hang }
         }
         return (noteBlocks, nested)
+    }
+
+    /// The width, in ems of the notes' size, that every note's number hangs in, so that the
+    /// widest number of a document with notes up to `highest` stands inside the text block, as
+    /// LaTeX sets a note's number in a box: 1.4 em for numbers of one figure, and 0.65 em more
+    /// for each further figure (a tabular figure is about 0.55 to 0.65 em wide). Every note of
+    /// the document hangs the same, so their texts align.
+    static func noteNumberHang(forNotesUpTo highest: Int) -> Double {
+        1.4 + 0.65 * Double(max(0, String(max(1, highest)).count - 1))
     }
 
     // MARK: Inlines

@@ -19,9 +19,12 @@ struct DocumentSurvey {
     /// Every formula label of the document, for the passes that draw
     /// (``StylingOptions/mathLabels``): a reference may come before its label.
     let mathLabels: [String: String]
-    /// The first styled block's outline entry (the title block looks for an opening title
-    /// heading): the entry alone, since a first block may be a paragraph of 100,000 runs.
+    /// The opening block's outline entry (the title block looks for an opening title heading):
+    /// the entry alone, since a first block may be a paragraph of 100,000 runs.
     let firstOutline: OutlineEntry?
+    /// The index of the opening block among the styled blocks: the first that is no page
+    /// break (a book whose chapters open on right-hand pages starts with one).
+    let openingIndex: Int
     /// How many level-1 headings the document has (not counting notes'): an opening one is the
     /// document's title only when it is the only one (``SectionNumbering/levelOneHeadingCount(_:)``).
     let levelOneHeadings: Int
@@ -34,8 +37,8 @@ struct DocumentSurvey {
     /// Image files that will draw as placeholders, and text too large for the page.
     let imageDiagnostics: [Diagnostic]
     let sizeDiagnostics: [Diagnostic]
-    /// Faces and characters of the first styled block, and of the rest: the title block and
-    /// contents print between them or before both.
+    /// Faces and characters of the styled blocks up to the opening one, and of the rest: the
+    /// title block and contents print between them or before both.
     let fontsOfFirstBlock: FontCheck
     let fontsOfRest: FontCheck
     /// The languages of the code blocks the survey set without their tokens, loading on
@@ -55,6 +58,7 @@ struct DocumentSurvey {
     ) {
         var links = LinkSurvey()
         var first: OutlineEntry?
+        var opening: Int?
         var levelOneHeadings = 0
         var headings: [(index: Int, entry: TableOfContents.Entry)] = []
         var images: [Diagnostic] = []
@@ -71,8 +75,11 @@ struct DocumentSurvey {
                 sizes += SizeCheck.fit(&block, page: theme.page)
                 links.visit(block)
                 if block.outline?.level == 1 { levelOneHeadings += 1 }
-                if index == 0 {
-                    first = block.outline
+                if opening == nil {
+                    if case .pageBreak = block.content {} else {
+                        first = block.outline
+                        opening = index
+                    }
                     fontsOfFirstBlock.visit(block)
                 } else {
                     fontsOfRest.visit(block)
@@ -92,6 +99,7 @@ struct DocumentSurvey {
         firstHeading = ended?.stream.firstHeading
         mathLabels = ended?.stream.mathLabels ?? [:]
         firstOutline = first
+        openingIndex = opening ?? 0
         self.levelOneHeadings = levelOneHeadings
         self.headings = headings
         self.links = links.resolution

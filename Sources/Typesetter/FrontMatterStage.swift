@@ -54,7 +54,7 @@ struct FrontMatter {
             ? TitleBlock(
                 theme: theme, metadata: metadata, conventions: conventions,
                 firstOutline: survey.levelOneHeadings > 1 && !hasTitle ? nil : survey.firstOutline,
-                styling: styling)
+                openingIndex: survey.openingIndex, styling: styling)
             : nil
         let insertionIndex = titleBlock?.insertionIndex ?? 0
         self.title = title

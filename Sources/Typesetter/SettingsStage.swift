@@ -172,7 +172,9 @@ struct ResolvedSettings {
     /// (``TitleBlock``): a front matter title with the same text, or no title and no other
     /// level-1 heading (``SectionNumbering/levelOneHeadingCount(_:)``).
     static func opensWithTitleHeading(_ document: Document, options: RenderOptions) -> Bool {
-        guard options.titleBlock, let first = document.blocks.first, case .heading(1, let inlines) = first.kind else {
+        guard options.titleBlock, let first = Block.opening(of: document.blocks)?.block,
+            case .heading(1, let inlines) = first.kind
+        else {
             return false
         }
         let opening = inlines.plainText.trimmingCharacters(in: .whitespaces)

@@ -41,13 +41,19 @@ struct TitleBlock {
         theme: Theme, metadata: Metadata, conventions: FrontMatterText.Conventions, blocks document: [StyledBlock],
         styling: StylingOptions
     ) {
+        let opening = document.firstIndex {
+            if case .pageBreak = $0.content { false } else { true }
+        }
         self.init(
-            theme: theme, metadata: metadata, conventions: conventions, firstOutline: document.first?.outline,
-            styling: styling)
+            theme: theme, metadata: metadata, conventions: conventions,
+            firstOutline: opening.flatMap { document[$0].outline }, openingIndex: opening ?? 0, styling: styling)
     }
 
-    /// `firstOutline`: the outline entry of the document's first styled block, if it has one
-    /// (all the title block reads of the document, so a survey need not hold that block).
+    /// `firstOutline`: the outline entry of the document's opening styled block, if it has one
+    /// (all the title block reads of the document, so a survey need not hold that block), and
+    /// `openingIndex` that block's index: the first block that is no page break (a book whose
+    /// chapters open on right-hand pages starts with one), after which the title block goes
+    /// when the block is the title's heading.
     /// `styling`: the document's styling options, for the values' text and the abstract's
     /// blocks (their pictures are read from the document's folder, inside its root).
     ///
@@ -58,7 +64,7 @@ struct TitleBlock {
     /// A title with a note is set even when the document opens with a heading of its text.
     init(
         theme: Theme, metadata: Metadata, conventions: FrontMatterText.Conventions, firstOutline: OutlineEntry?,
-        styling: StylingOptions
+        openingIndex: Int = 0, styling: StylingOptions
     ) {
         let opening = firstOutline?.level == 1 ? firstOutline?.title : nil
         var blocks: [StyledBlock] = []
@@ -103,8 +109,8 @@ struct TitleBlock {
             titleHeadingIndex = nil
             insertionIndex = 0
         } else {
-            titleHeadingIndex = opening == nil ? nil : 0
-            insertionIndex = opening == nil ? 0 : 1
+            titleHeadingIndex = opening == nil ? nil : openingIndex
+            insertionIndex = opening == nil ? 0 : openingIndex + 1
         }
         for (key, value) in texts where ["subtitle", "author", "date"].contains(key) {
             let subtitle = key == "subtitle"

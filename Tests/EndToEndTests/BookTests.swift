@@ -201,6 +201,28 @@ import Testing
         #expect(tocWords.first { $0.text == "One" && $0.page > 1 }?.page == 3, "\(tocWords.map(\.text))")
     }
 
+    /// A book whose first chapter opens with the title's heading sets that heading as its title
+    /// once, unnumbered and not in the contents, with chapters on right-hand pages as without
+    /// them: the page break before the first chapter is not the document's opening block.
+    @Test func anOpeningTitleHeadingIsTheTitleWhenChaptersOpenOnTheRight() throws {
+        let dir = try folder()
+        try write("# The Quay\n\nText of the quay.\n", dir + "/quay.md")
+        try write(
+            "---\ntitle: \"Harbour Notes\"\ntoc: true\ninclude: [quay.md]\n---\n\n# Harbour Notes\n\nA short preface.\n",
+            dir + "/harbour.md")
+        for extra in [[], ["--open-right"]] {
+            let pdf = dir + "/harbour\(extra.count).pdf"
+            let result = try typeset(["render", dir + "/harbour.md", "-o", pdf, "-N"] + extra)
+            #expect(result.status == 0, "\(result.output)")
+            let text = try PDFProbe.text(pdf)
+            #expect(text.components(separatedBy: "Harbour Notes").count == 2, "the title once, \(extra): \(text)")
+            #expect(text.contains("1 The Quay"), "the first chapter numbered 1, \(extra): \(text)")
+            #expect(!text.contains("1 Harbour Notes") && !text.contains("2 The Quay"), "\(extra): \(text)")
+            let quay = try PDFProbe.words(pdf).filter { $0.text == "Quay" }.map(\.page)
+            #expect(quay.last == (extra.isEmpty ? 2 : 3), "the chapter's page, \(extra): \(quay)")
+        }
+    }
+
     @Test func includeListsAndBookFilesMakeBooks() throws {
         let dir = try folder()
         try writeChapters(in: dir)

@@ -144,4 +144,32 @@ import Testing
             #expect(lines(note, page: page) >= 2, "note lines on page \(page)")
         }
     }
+
+    /// Every note's number stands inside the text block, however many figures it has: notes 1
+    /// to 105 on 20 mm margins, each note's number (`N<k>.` is its text) left of its text and
+    /// right of the body's left edge, and all the notes' texts at one indent.
+    @Test func noteNumbersOfEveryLengthStandInsideTheTextBlock() throws {
+        let count = 105
+        let body = (1...count).map { "W\($0).[^\($0)]" }.joined(separator: " ")
+        let notes = (1...count).map { "[^\($0)]: N\($0)." }.joined(separator: "\n")
+        let dir = try Render.scratchFolder("footnote-split")
+        try (body + "\n\n" + notes + "\n").write(toFile: dir + "/numbers.md", atomically: false, encoding: .utf8)
+        let run = try typeset(["render", dir + "/numbers.md", "-o", dir + "/numbers.pdf", "--margins", "20mm"])
+        #expect(run.status == 0, "\(run.output)")
+        let words = try PDFProbe.words(dir + "/numbers.pdf")
+        let margin = 20 / 25.4 * 72
+        var indents = Set<Int>()
+        for number in [1, 9, 10, 99, 100, 105] {
+            guard let text = words.first(where: { $0.text == "N\(number)." }),
+                let mark = words.last(where: { $0.text == "\(number)" && $0.page == text.page && abs($0.yMin - text.yMin) < 2 })
+            else {
+                Issue.record("note \(number) not found")
+                continue
+            }
+            #expect(mark.xMin >= margin - 0.5, "note \(number)'s number at \(mark.xMin) pt, the margin at \(margin)")
+            #expect(mark.xMax < text.xMin, "note \(number)")
+            indents.insert(Int(text.xMin.rounded()))
+        }
+        #expect(indents.count == 1, "the notes' texts at one indent: \(indents)")
+    }
 }
