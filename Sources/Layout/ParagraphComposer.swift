@@ -159,6 +159,15 @@ public enum ParagraphComposer {
     /// Debian's documentation with ``hyphenPenalty``: the 95th-percentile word gap at 120 mm
     /// 1.42 → 1.38 times the natural space.
     static let justifiedAdjacentDemerits: Double = 5000
+    /// A ragged paragraph's last line of one short word (``LineBreaker/Parameters/shortLastLineDemerits``,
+    /// 15,000 in justified text, where the word the line before gives up loosens its spaces): in
+    /// ragged text that only deepens the rag by a word, so a runt costs more than any line
+    /// within the breaker's tolerance (a line short by twice its 2 em stretch costs about
+    /// 660,000) and is set only where no such line gives it a word. Measured on Debian's Node.js
+    /// contributor guides set ragged (164 to 194 paragraphs): runts 1, 7, 15 → 0, 1, 4 at 60,
+    /// 90 and 120 mm; the lines' median shortfall 15.6 → 16.5 pt at 120 mm, the 95th
+    /// percentile unchanged.
+    static let raggedShortLastLineDemerits: Double = 1_000_000
     /// The cost of a break between two Hangul syllables inside a word of text set with
     /// ``HangulLineBreak/auto``
     /// (``syllableBreaks(_:runs:)``): two and a half hyphens', so that such a break is taken only where
@@ -251,7 +260,10 @@ public enum ParagraphComposer {
             parameters.fontExpansion = paragraph.style.fontExpansion
             parameters.adjacentDemerits = justifiedAdjacentDemerits
         }
-        if !justified { parameters.raggedStretch = 2 * paragraph.style.baseFont.size }
+        if !justified {
+            parameters.raggedStretch = 2 * paragraph.style.baseFont.size
+            parameters.shortLastLineDemerits = raggedShortLastLineDemerits
+        }
         var breaker = LineBreaker(parameters: parameters)
         breaker.cancellation = cancellation
         let result = breaker.breakLines(items, width: width)

@@ -45,6 +45,38 @@ func prepared(_ runs: [StyledRun]) -> PreparedParagraph {
         c.lines.map { String(String.UnicodeScalarView(p.scalars[$0.start..<$0.end])) }
     }
 
+    /// A ragged paragraph ends in one short word (narrower than 15 % of the measure) only where
+    /// the line before cannot give it a second: without its last word that line would fall
+    /// short of the measure by the breaker's tolerance or more, twice its 2 em stretch. At
+    /// every measure from 100 to 400 pt; some measures do set runts, and each is checked.
+    @Test func raggedTextAvoidsARuntLastLine() {
+        let sentences = [
+            "The quay was wet and the lamps were lit along the harbour wall where the boats lay and the rain kept on falling on the town all me.",
+            "There are always debts, said Teodor, and the question is who holds them.",
+            "Read the guide at the project root before you open a pull request against the main branch of the repository today.",
+        ]
+        var runts: [String] = []
+        var checked = 0
+        for sentence in sentences {
+            let runs = [text(sentence)]
+            let p = prepared(runs)
+            for width in stride(from: 100.0, through: 400, by: 5) {
+                let c = ParagraphComposer.compose(
+                    paragraph(runs, alignment: .left), prepared: p, width: width, hyphenate: { _, _ in [] })
+                let lines = lineTexts(c, p).map { $0.trimmingCharacters(in: .whitespaces) }
+                guard lines.count > 1, let last = lines.last, !last.contains(" "),
+                    Double(last.count) * 5 < 0.15 * width
+                else { continue }
+                checked += 1
+                // The line before without its last word, 5 pt a character, against 4 em of 10 pt.
+                let before = lines[lines.count - 2].split(separator: " ").dropLast().joined(separator: " ")
+                if width - Double(before.count) * 5 < 40 { runts.append("\(width): \(lines.suffix(2))") }
+            }
+        }
+        #expect(runts.isEmpty, "\(runts)")
+        #expect(checked > 0)
+    }
+
     /// A raised run (a note's number, a superscript) never starts a line: UAX #14 lets a line
     /// break between a period, comma or colon and a figure, and the mark stays with the text
     /// before it, as TeX's `\footnote` keeps it. Members: after `.`, `,`, `:` and after
