@@ -32,7 +32,8 @@ final class CmarkTree {
         CmarkTree.lock.lock()
         defer { CmarkTree.lock.unlock() }
         let handles = CmarkExtensions.handles
-        let options = CMARK_OPT_DEFAULT | CMARK_OPT_FOOTNOTES | CMARK_OPT_VALIDATE_UTF8 | CMARK_OPT_UNSAFE
+        let options =
+            CMARK_OPT_DEFAULT | CMARK_OPT_FOOTNOTES | CMARK_OPT_VALIDATE_UTF8 | CMARK_OPT_UNSAFE | CMARK_OPT_SOURCEPOS
         guard let parser = cmark_parser_new(options) else { return nil }
         defer { cmark_parser_free(parser) }
         for ext in handles.all { cmark_parser_attach_syntax_extension(parser, ext) }

@@ -140,6 +140,24 @@ import Testing
     /// An element Typeset does not read says what became of it: its text shown, or, with no
     /// text (a site component's `<Badge text="v1.9" />`), that nothing is shown and its
     /// attributes are not read; both say how a tag meant as text is written.
+    /// A tag after an inline written over several lines — a formula, a displayed formula, a
+    /// code span, a tag's attribute — is placed on its own line, in a paragraph, a quote and a
+    /// list item (cmark-gfm counts the lines inside such an inline only with its source
+    /// positions on).
+    @Test func aTagAfterAnInlineOverLinesIsPlacedOnItsLine() {
+        let cases: [(String, String)] = [
+            ("a $x\ny$ b\nc <foo>x</foo>\n", "3:3"), ("a $$b\nc\nd$$ e <foo>x</foo>\n", "3:7"),
+            ("a `x\ny` b\nc <foo>x</foo>\n", "3:3"), ("a <span title=\"x\ny\">s</span> b\nc <foo>x</foo>\n", "3:3"),
+            ("> a `x\n> y` b\n> c <foo>x</foo>\n", "3:5"), ("- a `x\n  y` b\n  c <foo>x</foo>\n", "3:5"),
+            ("a\n`x\ny\nz` <foo>x</foo>\n", "4:4"),
+        ]
+        for (markdown, place) in cases {
+            let places = parse(markdown).diagnostics.filter { $0.message.contains("<foo>") }
+                .compactMap { $0.location.map { "\($0.line):\($0.column)" } }
+            #expect(places == [place], "\(markdown.debugDescription)")
+        }
+    }
+
     @Test func anUnsupportedElementSaysWhetherItShowsAnything() {
         let cases: [(String, String)] = [
             (
