@@ -31,8 +31,8 @@ enum HeadingReferences {
         var definitions: [(key: String, line: String)] = []
         var keys = Set<String>()
         var fence: (character: UInt8, length: Int)?
-        // The HTML block open that runs to an end condition (`<pre>`, a comment…).
-        var rawBlock: RawHTMLBlock?
+        // The closer of the HTML block open that runs to an end condition (`</pre>`, `-->`…).
+        var rawBlock: [UInt8]?
         // The line before, when it may be a setext heading's text.
         var previous: Range<Int>?
         var start = 0
@@ -41,7 +41,7 @@ enum HeadingReferences {
             while end < bytes.count, bytes[end] != 0x0A { end += 1 }
             defer { start = end + 1 }
             if let open = rawBlock {
-                if open.ends(in: bytes, start, end) { rawBlock = nil }
+                if RawHTMLBlock.closes(open, bytes, start, end) { rawBlock = nil }
                 previous = nil
                 continue
             }
@@ -67,7 +67,7 @@ enum HeadingReferences {
             }
             guard fence == nil else { continue }
             if let block = RawHTMLBlock.opening(bytes, first, end) {
-                rawBlock = block.ends(in: bytes, first, end) ? nil : block
+                rawBlock = block.closed ? nil : block.closer
                 previous = nil
                 continue
             }

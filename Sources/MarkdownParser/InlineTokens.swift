@@ -174,7 +174,9 @@ struct InlineSyntax {
                 return false
             }
             return textPiece.text.withUTF8Bytes { bytes in
-                bytes.indices.dropFirst().contains { bytes[$0 - 1] == UInt8(ascii: "[") && bytes[$0] == UInt8(ascii: "^") }
+                bytes.indices.dropFirst().contains {
+                    bytes[$0 - 1] == UInt8(ascii: "[") && bytes[$0] == UInt8(ascii: "^")
+                }
             }
         }
         guard holdsOne else { return [] }

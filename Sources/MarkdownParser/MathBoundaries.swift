@@ -4,49 +4,6 @@
 /// `<pre>`, `<script>`, `<style>` and `<textarea>` and of HTML comments (CommonMark 0.31
 /// §4.6, HTML blocks of kinds 1 and 2), and a link's title.
 extension MathSyntax {
-    /// The elements whose content is raw text, never Markdown (CommonMark 0.31 §4.6, kind 1).
-    static let rawTextElements = ["pre", "script", "style", "textarea"]
-
-    /// The bytes that close the raw HTML block that `content` (a line after its indentation)
-    /// opens, lowercased: `</pre>` for `<pre`, `-->` for `<!--`, `?>` for a processing
-    /// instruction `<?`, `]]>` for `<![CDATA[`, `>` for a declaration `<!` and a letter
-    /// (CommonMark 0.31 §4.6, kinds 1 to 5); nil when it opens none.
-    static func rawBlockCloser(opening content: ArraySlice<UInt8>) -> [UInt8]? {
-        guard content.first == UInt8(ascii: "<") else { return nil }
-        if content.starts(with: "<!--".utf8) { return Array("-->".utf8) }
-        if content.starts(with: "<?".utf8) { return Array("?>".utf8) }
-        if content.starts(with: "<![CDATA[".utf8) { return Array("]]>".utf8) }
-        if content.starts(with: "<!".utf8), let letter = content.dropFirst(2).first,
-            (UInt8(ascii: "a")...UInt8(ascii: "z")).contains(letter | 0x20)
-        {
-            return Array(">".utf8)
-        }
-        let lowered = content.dropFirst().prefix(9).map(asciiLowercase)
-        for name in rawTextElements where lowered.starts(with: name.utf8) {
-            let after = lowered.dropFirst(name.utf8.count).first
-            if after == nil || after == 0x20 || after == 0x09 || after == 0x0A || after == 0x0D || after == 0x3E {
-                return Array("</\(name)>".utf8)
-            }
-        }
-        return nil
-    }
-
-    /// Whether `line` holds `needle` (lowercase ASCII), letters compared without case.
-    static func holds(_ line: ArraySlice<UInt8>, _ needle: [UInt8]) -> Bool {
-        guard line.count >= needle.count, let first = needle.first else { return false }
-        var index = line.startIndex
-        while index + needle.count <= line.endIndex {
-            if asciiLowercase(line[index]) == first,
-                zip(line[index..<(index + needle.count)], needle).allSatisfy({ asciiLowercase($0) == $1 })
-            {
-                return true
-            }
-            index += 1
-        }
-        return false
-    }
-
-    static func asciiLowercase(_ byte: UInt8) -> UInt8 { (0x41...0x5A).contains(byte) ? byte + 0x20 : byte }
 
     /// Whether `byte` may continue an HTML tag's name (ASCII letters, digits, `-`).
     static func isNameByte(_ byte: UInt8) -> Bool {
@@ -81,17 +38,17 @@ extension MathSyntax {
     }
 
     /// What opens at `index`, when it is an HTML comment (-3), a raw-text element's opening
-    /// (-4 for `<pre`, -5, -6, -7 for the others of ``rawTextElements``), a processing
+    /// (-4 for `<pre`, -5, -6, -7 for the others of ``RawHTMLBlock/elements``), a processing
     /// instruction (-8), a CDATA section (-9) or a declaration (-10): the kind that
     /// ``rawEnd(_:_:at:lineEnd:limit:)`` ends; nil for anything else. Reads a dozen bytes.
     static func rawKind(_ bytes: [UInt8], at index: Int) -> Int? {
-        guard let closer = rawBlockCloser(opening: bytes[index..<min(bytes.count, index + 12)]) else { return nil }
+        guard let closer = RawHTMLBlock.closer(opening: bytes[index..<min(bytes.count, index + 12)]) else { return nil }
         switch closer {
         case Array("-->".utf8): return -3
         case Array("?>".utf8): return -8
         case Array("]]>".utf8): return -9
         case Array(">".utf8): return -10
-        default: return -4 - (rawTextElements.firstIndex { closer.dropFirst(2).starts(with: $0.utf8) } ?? 0)
+        default: return -4 - (RawHTMLBlock.elements.firstIndex { closer.dropFirst(2).starts(with: $0.utf8) } ?? 0)
         }
     }
 
@@ -124,11 +81,11 @@ extension MathSyntax {
             return nil
         }
         guard let tagEnd = tagEnd(bytes, at: index, lineEnd: lineEnd) else { return nil }
-        let closer = Array("</\(rawTextElements[-4 - kind])>".utf8)
+        let closer = Array("</\(RawHTMLBlock.elements[-4 - kind])>".utf8)
         var next = tagEnd
         while next + closer.count <= limit {
             if bytes[next] == UInt8(ascii: "<"),
-                zip(bytes[next..<(next + closer.count)], closer).allSatisfy({ asciiLowercase($0) == $1 })
+                zip(bytes[next..<(next + closer.count)], closer).allSatisfy({ RawHTMLBlock.asciiLowercase($0) == $1 })
             {
                 return next + closer.count
             }

@@ -107,15 +107,15 @@ enum MathSyntax {
                 continue
             }
             if let closer = rawBlock {
-                if Self.holds(line, closer) { rawBlock = nil }
+                if RawHTMLBlock.holds(line, closer) { rawBlock = nil }
                 output += line
                 index = lineEnd
                 continue
             }
-            if indent < base + 4, let closer = Self.rawBlockCloser(opening: content) {
+            if indent < base + 4, let closer = RawHTMLBlock.closer(opening: content) {
                 // `<pre>`, `<script>`, `<style>`, `<textarea>` or a comment opening the line:
                 // raw text to its closing tag, whatever blank lines it holds.
-                if !Self.holds(line.dropFirst(indent + 2), closer) { rawBlock = closer }
+                if !RawHTMLBlock.holds(line.dropFirst(indent + 2), closer) { rawBlock = closer }
                 output += line
                 index = lineEnd
                 previousBlank = false

@@ -106,8 +106,8 @@ enum PandocListMarkers {
         var items: [OpenItem] = []
         // The fence open (its character, length and the content column of the item it is in).
         var fence: (character: UInt8, length: Int, container: Int)?
-        // The HTML block open that runs to an end condition (`<pre>`, a comment…).
-        var rawBlock: RawHTMLBlock?
+        // The closer of the HTML block open that runs to an end condition (`</pre>`, `-->`…).
+        var rawBlock: [UInt8]?
         var previousBlank = true
         var previousQuoteDepth = 0
         var start = 0
@@ -131,7 +131,7 @@ enum PandocListMarkers {
             }
             let (column, first, tabbed) = indentation(bytes, contentStart, end)
             if let open = rawBlock {
-                if open.ends(in: bytes, contentStart, end) { rawBlock = nil }
+                if RawHTMLBlock.closes(open, bytes, contentStart, end) { rawBlock = nil }
                 previousBlank = false
                 continue
             }
@@ -171,7 +171,7 @@ enum PandocListMarkers {
             // Four columns past the container's content is code (after a blank line) or text.
             guard column - base < 4 else { continue }
             if let block = RawHTMLBlock.opening(bytes, first, end) {
-                rawBlock = block.ends(in: bytes, first, end) ? nil : block
+                rawBlock = block.closed ? nil : block.closer
                 continue
             }
             switch opening {

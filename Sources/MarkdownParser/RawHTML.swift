@@ -54,7 +54,7 @@ struct RawHTML {
                 guard bytes[index] == UInt8(ascii: "<"), index + 1 < bytes.count,
                     MathSyntax.isNameByte(bytes[index + 1]), bytes[index + 1] != 0x2D
                 else { continue }
-                let name = bytes[(index + 1)...].prefix(while: MathSyntax.isNameByte).map(MathSyntax.asciiLowercase)
+                let name = bytes[(index + 1)...].prefix(while: MathSyntax.isNameByte).map(RawHTMLBlock.asciiLowercase)
                 tags[String(decoding: name, as: UTF8.self), default: []].append(index)
             }
         }
@@ -958,7 +958,8 @@ struct RawHTML {
             defer { index += 1 }
             let before = bytes[index - 1]
             guard before == 0x20 || before == 0x09 || before == 0x0A || before == 0x0D,
-                zip(bytes[index..<(index + needle.count)], needle).allSatisfy({ MathSyntax.asciiLowercase($0) == $1 }),
+                zip(bytes[index..<(index + needle.count)], needle).allSatisfy({ RawHTMLBlock.asciiLowercase($0) == $1 }
+                ),
                 index + needle.count == end || !MathSyntax.isNameByte(bytes[index + needle.count])
             else { continue }
             return location(ofOffset: index, in: start)

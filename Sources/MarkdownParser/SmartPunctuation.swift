@@ -299,7 +299,8 @@ enum KeptPunctuation {
 
     /// Whether `byte` is one of the characters kept (``standIn(for:)`` is not nil).
     static func isKept(_ byte: UInt8) -> Bool {
-        byte == UInt8(ascii: "-") || byte == UInt8(ascii: ".") || byte == UInt8(ascii: "'") || byte == UInt8(ascii: "\"")
+        byte == UInt8(ascii: "-") || byte == UInt8(ascii: ".") || byte == UInt8(ascii: "'")
+            || byte == UInt8(ascii: "\"")
     }
 
     /// The stand-in of the ASCII character `byte`; nil when smart punctuation never changes it.
