@@ -279,7 +279,8 @@ extension ParagraphComposer {
         let scalars = prepared.scalars
         for i in stride(from: 1, to: scalars.count, by: 1)
         where allowed[i] && prepared.runIndex[i] != prepared.runIndex[i - 1]
-            && paragraph.runs[prepared.runIndex[i]].style.baselineOffset > 0 && !isWhitespace(scalars[i - 1]) && !isSeparator(scalars[i - 1])
+            && paragraph.runs[prepared.runIndex[i]].style.baselineOffset > 0 && !isWhitespace(scalars[i - 1])
+            && !isSeparator(scalars[i - 1])
         {
             allowed[i] = false
             withheld[i] = true

@@ -296,9 +296,12 @@ extension Styler {
     /// (``codeRuns``, which keeps what this makes).
     private func highlightedRuns(_ text: String, spans: [TokenSpan], table: TokenStyleTable) -> [StyledRun] {
         guard !spans.isEmpty else { return [StyledRun(text, style: table.base)] }
-        let bytes = Array(text.utf8)
-        return table.runs(of: spans, bytes: bytes).map { run in
-            StyledRun(String(decoding: bytes[run.bytes], as: UTF8.self), style: table.style(at: run.style))
+        return text.withUTF8Bytes { bytes in
+            table.runs(of: spans, bytes: bytes).map { run in
+                StyledRun(
+                    String(decoding: UnsafeBufferPointer(rebasing: bytes[run.bytes]), as: UTF8.self),
+                    style: table.style(at: run.style))
+            }
         }
     }
 }
@@ -362,9 +365,7 @@ final class TokenStyleTable: Sendable {
     /// needed) or when the base colour is not opaque.
     func colors(of spans: [TokenSpan], in text: String) -> TokenColors? {
         guard !spans.isEmpty, base.color.alpha >= 1 else { return nil }
-        let found = text.utf8.withContiguousStorageIfAvailable { colors(of: spans, bytes: $0) }
-        if let found { return found }
-        return Array(text.utf8).withUnsafeBufferPointer { colors(of: spans, bytes: $0) }
+        return text.withUTF8Bytes { colors(of: spans, bytes: $0) }
     }
 
     private func colors(of spans: [TokenSpan], bytes: UnsafeBufferPointer<UInt8>) -> TokenColors? {
@@ -401,17 +402,14 @@ final class TokenStyleTable: Sendable {
     /// a shaping item and a fill colour change in the PDF). Not after a token with a
     /// background of its own, which would then cover the blank too. Spans that overlap one
     /// before them or pass the end are left out.
-    func runs<Bytes: RandomAccessCollection<UInt8>>(of spans: [TokenSpan], bytes: Bytes) -> [(
-        bytes: Range<Int>, style: Int
-    )]
-    where Bytes.Index == Int {
-        var runs: [(bytes: Range<Int>, style: Int)] = []
+    func runs(of spans: [TokenSpan], bytes: UnsafeBufferPointer<UInt8>) -> [ByteRun] {
+        var runs: [ByteRun] = []
         func append(_ range: Range<Int>, _ style: Int) {
             guard !range.isEmpty else { return }
             if let last = runs.last, last.style == style {
                 runs[runs.count - 1].bytes = last.bytes.lowerBound..<range.upperBound
             } else {
-                runs.append((range, style))
+                runs.append(ByteRun(bytes: range, style: style))
             }
         }
         var position = 0
@@ -425,6 +423,12 @@ final class TokenStyleTable: Sendable {
         }
         append(position..<bytes.count, 0)
         return runs
+    }
+
+    /// A run of ``runs(of:bytes:)``: its UTF-8 bytes and the index of its style.
+    struct ByteRun {
+        var bytes: Range<Int>
+        var style: Int
     }
 
     /// The table for `base` under `code`, made on first use.

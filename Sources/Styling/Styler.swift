@@ -1566,7 +1566,8 @@ public struct Styler: Sendable {
         }
         var numberStyle = context.cascade.runStyle
         numberStyle.features.append("tnum")
-        let hang = context.cascade.style.size * Self.noteNumberHang(forNotesUpTo: footnoteDefinitions.keys.max() ?? number)
+        let hang =
+            context.cascade.style.size * Self.noteNumberHang(forNotesUpTo: footnoteDefinitions.keys.max() ?? number)
         for index in noteBlocks.indices {
             guard case .paragraph(var paragraph) = noteBlocks[index].content else { continue }
             paragraph.style.leftIndent += hang

@@ -76,7 +76,8 @@ struct DocumentSurvey {
                 links.visit(block)
                 if block.outline?.level == 1 { levelOneHeadings += 1 }
                 if opening == nil {
-                    if case .pageBreak = block.content {} else {
+                    if case .pageBreak = block.content {
+                    } else {
                         first = block.outline
                         opening = index
                     }

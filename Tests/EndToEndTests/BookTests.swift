@@ -208,8 +208,8 @@ import Testing
         let dir = try folder()
         try write("# The Quay\n\nText of the quay.\n", dir + "/quay.md")
         try write(
-            "---\ntitle: \"Harbour Notes\"\ntoc: true\ninclude: [quay.md]\n---\n\n# Harbour Notes\n\nA short preface.\n",
-            dir + "/harbour.md")
+            "---\ntitle: \"Harbour Notes\"\ntoc: true\ninclude: [quay.md]\n---\n\n"
+                + "# Harbour Notes\n\nA short preface.\n", dir + "/harbour.md")
         for extra in [[], ["--open-right"]] {
             let pdf = dir + "/harbour\(extra.count).pdf"
             let result = try typeset(["render", dir + "/harbour.md", "-o", pdf, "-N"] + extra)

@@ -161,7 +161,9 @@ import Testing
         var indents = Set<Int>()
         for number in [1, 9, 10, 99, 100, 105] {
             guard let text = words.first(where: { $0.text == "N\(number)." }),
-                let mark = words.last(where: { $0.text == "\(number)" && $0.page == text.page && abs($0.yMin - text.yMin) < 2 })
+                let mark = words.last(where: {
+                    $0.text == "\(number)" && $0.page == text.page && abs($0.yMin - text.yMin) < 2
+                })
             else {
                 Issue.record("note \(number) not found")
                 continue

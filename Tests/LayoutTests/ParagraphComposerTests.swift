@@ -51,9 +51,11 @@ func prepared(_ runs: [StyledRun]) -> PreparedParagraph {
     /// every measure from 100 to 400 pt; some measures do set runts, and each is checked.
     @Test func raggedTextAvoidsARuntLastLine() {
         let sentences = [
-            "The quay was wet and the lamps were lit along the harbour wall where the boats lay and the rain kept on falling on the town all me.",
+            "The quay was wet and the lamps were lit along the harbour wall where the boats lay and the rain "
+                + "kept on falling on the town all me.",
             "There are always debts, said Teodor, and the question is who holds them.",
-            "Read the guide at the project root before you open a pull request against the main branch of the repository today.",
+            "Read the guide at the project root before you open a pull request against the main branch of "
+                + "the repository today.",
         ]
         var runts: [String] = []
         var checked = 0

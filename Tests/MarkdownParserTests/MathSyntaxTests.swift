@@ -130,7 +130,10 @@ import Testing
     @Test func aDollarInCodeClosesNoFormula() {
         for (markdown, expected) in [
             ("It costs $5 and `$` is the sign.", "It costs $5 and $ is the sign."),
-            ("In shell, $1 is the first argument and `$#` the count.", "In shell, $1 is the first argument and $# the count."),
+            (
+                "In shell, $1 is the first argument and `$#` the count.",
+                "In shell, $1 is the first argument and $# the count."
+            ),
             ("Display $$ and `$$` code.", "Display $$ and $$ code."),
             ("Over lines $a\nand `b$` here.", "Over lines $a and b$ here."),
             ("Two `` $x` `` then $y and more.", "Two $x` then $y and more."),

@@ -109,7 +109,8 @@ import Testing
         ]
         for (open, close) in blocks {
             for (before, after) in [("", ""), ("Lead.\n", ""), ("> ", "> "), ("- item\n\n  ", "  ")] {
-                let lines = ([open] + body.split(separator: "\n", omittingEmptySubsequences: false).map(String.init) + [close])
+                let lines =
+                    ([open] + body.split(separator: "\n", omittingEmptySubsequences: false).map(String.init) + [close])
                 let text = lines.enumerated().map { $0.offset == 0 ? before + $0.element : after + $0.element }
                     .joined(separator: "\n")
                 #expect(PandocListMarkers.rewriting(text + "\n", firstLine: 1) == nil, "\(text.debugDescription)")
@@ -117,7 +118,8 @@ import Testing
                 #expect(listed?.markers.count == 4, "\(text.debugDescription): \(String(describing: listed?.markers))")
             }
             let oneLine = open + " x " + close + "\n\n" + body
-            #expect(PandocListMarkers.rewriting(oneLine, firstLine: 1)?.markers.count == 4, "\(oneLine.debugDescription)")
+            #expect(
+                PandocListMarkers.rewriting(oneLine, firstLine: 1)?.markers.count == 4, "\(oneLine.debugDescription)")
         }
         let pre = MarkdownParser.parse("<pre>\n" + body + "</pre>\n", file: "t.md").document.blocks
         #expect(Array(pre).flatMap(\.codeLiterals).joined().contains("(a) first\n\n(iv) fourth\n\n#. step"))

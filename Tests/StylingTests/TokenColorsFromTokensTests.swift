@@ -71,8 +71,11 @@ import Typography
     /// Styling distinct highlighted blocks whose tokens are already found, against styling them
     /// plain: with their colours found from the tokens 1.9-2.0 times the plain blocks' work in a
     /// debug build; making a run a token and reading the colours back from the runs (the token
-    /// styles made once) 2.9-3.1 times. Processor time of the calling thread, best of five, each
-    /// block new to the styler's cache at each styling. The limit, 2.4, is between the two.
+    /// styles made once) 2.9-3.1 times. Since the text passes read a code block's bytes with
+    /// `memchr` (tabs, separators), the work both share fell by about a fifth and the first
+    /// measures 2.4-2.6 times (about 11.4 against 4.5 ms); the second's added work, the same,
+    /// would now measure about 3.4 times. Processor time of the calling thread, best of five,
+    /// each block new to the styler's cache at each styling. The limit, 2.9, is between the two.
     @Test func findingTheColoursCostsLittleMoreThanPlainCode() throws {
         let sample =
             "def area(radius, name):\n    \"\"\"The area.\"\"\"\n    # pi r squared\n"
@@ -91,7 +94,7 @@ import Typography
             return MarkdownParser.parse(front + blocks.joined(separator: "\n\n"), file: "t.md").document
         }
         var figures: [(highlighted: Double, plain: Double)] = []
-        for _ in 0..<3 where figures.allSatisfy({ $0.highlighted >= 2.4 * $0.plain }) {
+        for _ in 0..<3 where figures.allSatisfy({ $0.highlighted >= 2.9 * $0.plain }) {
             let highlighted = (0..<5).map { _ in document(highlighted: true) }
             let plain = (0..<5).map { _ in document(highlighted: false) }
             var next = 0
@@ -106,6 +109,6 @@ import Typography
             }
             figures.append((highlightedSeconds, plainSeconds))
         }
-        #expect(figures.contains { $0.highlighted < 2.4 * $0.plain }, "highlighted, plain (s): \(figures)")
+        #expect(figures.contains { $0.highlighted < 2.9 * $0.plain }, "highlighted, plain (s): \(figures)")
     }
 }
