@@ -1137,7 +1137,9 @@ enum MathSyntax {
         else { return false }
         let start = text.startIndex
         // A backslash before punctuation is Markdown's escape (`RegExp.$\_`), no command.
-        if first == UInt8(ascii: "\\"), start + 1 < text.endIndex, !isASCIILetter(text[start + 1]) { return false }
+        if first == UInt8(ascii: "\\"), start + 1 < text.endIndex, !LaTeXTextCommands.isLetter(text[start + 1]) {
+            return false
+        }
         for index in text.indices.prefix(40) {
             let byte = text[index]
             // An underscore after two or more capitals and figures, before another, is in an
@@ -1155,10 +1157,6 @@ enum MathSyntax {
             }
         }
         return false
-    }
-
-    private static func isASCIILetter(_ byte: UInt8) -> Bool {
-        (0x41...0x5A).contains(byte) || (0x61...0x7A).contains(byte)
     }
 
     /// A capital letter, a figure or an underscore: what an environment variable's name is
