@@ -39,7 +39,7 @@ struct DocumentSurvey {
     let sizeDiagnostics: [Diagnostic]
     /// Faces and characters of the styled blocks up to the opening one, and of the rest: the
     /// title block and contents print between them or before both.
-    let fontsOfFirstBlock: FontCheck
+    let fontsOfOpening: FontCheck
     let fontsOfRest: FontCheck
     /// The languages of the code blocks the survey set without their tokens, loading on
     /// another thread for the passes that highlight (``DeferredCodeTokens``); nil when it
@@ -63,7 +63,7 @@ struct DocumentSurvey {
         var headings: [(index: Int, entry: TableOfContents.Entry)] = []
         var images: [Diagnostic] = []
         var sizes: [Diagnostic] = []
-        var fontsOfFirstBlock = FontCheck(source: document.source, fonts: fonts)
+        var fontsOfOpening = FontCheck(source: document.source, fonts: fonts)
         var fontsOfRest = FontCheck(source: document.source, fonts: fonts)
         var index = 0
         let source = SurveyBlocks(stream: StyleStream(document, theme: theme, options: options))
@@ -81,7 +81,7 @@ struct DocumentSurvey {
                         first = block.outline
                         opening = index
                     }
-                    fontsOfFirstBlock.visit(block)
+                    fontsOfOpening.visit(block)
                 } else {
                     fontsOfRest.visit(block)
                 }
@@ -106,7 +106,7 @@ struct DocumentSurvey {
         self.links = links.resolution
         imageDiagnostics = images
         sizeDiagnostics = sizes
-        self.fontsOfFirstBlock = fontsOfFirstBlock
+        self.fontsOfOpening = fontsOfOpening
         self.fontsOfRest = fontsOfRest
     }
 

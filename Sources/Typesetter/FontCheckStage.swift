@@ -16,9 +16,9 @@ extension FontCheck {
         for block in frontMatter.blocks(pages: [:]) { frontFonts.visit(block) }
         if frontMatter.insertionIndex == 0 {
             fonts = frontFonts
-            fonts.append(survey.fontsOfFirstBlock)
+            fonts.append(survey.fontsOfOpening)
         } else {
-            fonts = survey.fontsOfFirstBlock
+            fonts = survey.fontsOfOpening
             fonts.append(frontFonts)
         }
         fonts.append(survey.fontsOfRest)

@@ -113,8 +113,7 @@ import Typography
             #expect(survey.firstOutline == fitted.first?.outline, "\(name)")
             let streamedTitle = TitleBlock(
                 theme: theme, metadata: document.metadata, conventions: FrontMatterText.Conventions(document.metadata),
-                firstOutline: survey.firstOutline,
-                styling: styling)
+                firstOutline: survey.firstOutline, openingIndex: survey.openingIndex, styling: styling)
             let streamedContents = TableOfContents(
                 theme: theme, entries: survey.contentsEntries(excluding: streamedTitle.titleHeadingIndex),
                 language: nil, insertionIndex: 0)
